@@ -1,0 +1,45 @@
+"""darkcity: the rules of Dark City (Gustavo Barreto, 2018), exactly.
+
+The public API::
+
+    from darkcity import adjudicate, read_round, resolve
+    result = adjudicate(document)  # darkcity-round/1 in, darkcity-result/1 out
+"""
+
+from darkcity.cast import CAST, Edition, Gender, Role
+from darkcity.night import (
+    Card,
+    Event,
+    Fate,
+    Gesture,
+    Mark,
+    Night,
+    NightResult,
+    RoundError,
+    resolve,
+    validate,
+)
+from darkcity.notation import adjudicate, read_round, result_document, write_round
+
+__all__ = [
+    "CAST",
+    "Card",
+    "Edition",
+    "Event",
+    "Fate",
+    "Gender",
+    "Gesture",
+    "Mark",
+    "Night",
+    "NightResult",
+    "Role",
+    "RoundError",
+    "adjudicate",
+    "read_round",
+    "resolve",
+    "result_document",
+    "validate",
+    "write_round",
+]
+
+__version__ = "0.1.0"

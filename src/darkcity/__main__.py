@@ -1,0 +1,3 @@
+from darkcity.cli import main
+
+main()

@@ -1,0 +1,1152 @@
+"""One night of Dark City: what happened at the table (Phases 1-3 and the
+Zombies' last choice), whether it could have happened, and its resolution
+(Phases 4 and 5).
+
+The model mirrors the round notation (``docs/round-notation.md``): a
+:class:`Night` holds the seating, the cards, the gestures, the withdrawals and
+the journals. :func:`validate` checks it against the rules and the spec and
+raises :class:`RoundError` naming the field and the player; :func:`resolve`
+adjudicates a valid night and returns a :class:`NightResult`.
+
+The resolution walks the initiative steps ``1+, 1, 2 ... 8`` (R-10): every
+attack of a step is judged against the state at the step's beginning, and
+everything it causes takes effect together at the step's end. Each step is
+recorded as :class:`Event` values, which the narration renders.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Final, TypeAlias
+
+from darkcity.cast import CAST, MAIN_CAST, Edition, Effect, Gender, Reach, Role, effect
+
+__all__ = [
+    "FULL",
+    "Card",
+    "Event",
+    "Fate",
+    "Gesture",
+    "Mark",
+    "Night",
+    "NightResult",
+    "RoundError",
+    "Withdrawal",
+    "aims",
+    "default_journal_roles",
+    "neighbours",
+    "possible_cast",
+    "resolve",
+    "validate",
+]
+
+
+class RoundError(ValueError):
+    """A round that breaks the rules or the notation.
+
+    ``field`` is the document path (``gestures.Bia.targets``) and ``player``
+    the player concerned, when there is one.
+    """
+
+    def __init__(self, field: str, message: str, player: str | None = None) -> None:
+        self.field = field
+        self.player = player
+        self.reason = message
+        super().__init__(f"{field}: {message}" if field else message)
+
+
+# ---------------------------------------------------------------------------
+# The model
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card in front of a player (spec: ``cards``)."""
+
+    role: Role
+    edition: Edition = Edition.BASIC
+    gender: Gender | None = None  # None: the role's only identity, or not given
+
+    @property
+    def identity(self) -> Gender | None:
+        """The gender drawn on the card (R-65), fixed for single-identity roles."""
+        genders = CAST[self.role].genders
+        if len(genders) == 1:
+            return genders[0]
+        return self.gender
+
+
+@dataclass(frozen=True, slots=True)
+class Gesture:
+    """A Phase-2 gesture (spec: ``gestures``)."""
+
+    targets: tuple[str, ...] = ()
+    shows: Role | None = None  # a Devil's disguise; None: the card's own role
+    kind: Role | None = None  # Alien, Voodooist
+    seeks: Gender | None = None  # Creature
+    names: str | None = None  # Death
+
+
+#: A full withdrawal (spec: ``withdrawals``: ``true``).
+FULL: Final = True
+#: ``True`` for a full withdrawal, or the indices of the Hunter arrows dropped.
+Withdrawal: TypeAlias = bool | tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Night:
+    """One round as it happened at the table, in the terms of the notation."""
+
+    players: tuple[str, ...]
+    cards: Mapping[str, Card]
+    gestures: Mapping[str, Gesture] = field(default_factory=dict)
+    withdrawals: Mapping[str, Withdrawal] = field(default_factory=dict)
+    zombie_targets: Mapping[str, str] = field(default_factory=dict)
+    journals: Mapping[str, Mapping[Role, int]] = field(default_factory=dict)
+    journal_roles: tuple[Role, ...] | None = None  # None: the default sheet
+
+    def card(self, player: str) -> Card:
+        return self.cards[player]
+
+    def shown(self, player: str) -> Role:
+        """The role whose gesture ``player`` makes (R-08)."""
+        g = self.gestures.get(player)
+        if g is not None and g.shows is not None:
+            return g.shows
+        return self.cards[player].role
+
+    def sheet(self) -> tuple[Role, ...]:
+        """The roles of the journal sheet (R-104)."""
+        if self.journal_roles is not None:
+            return self.journal_roles
+        return default_journal_roles(self)
+
+
+class Fate(enum.StrEnum):
+    """How a player ends the night (spec: result ``fate``)."""
+
+    ALIVE = "alive"
+    WITHDRAWN = "withdrawn"
+    KILLED = "killed"
+    DAMNED = "damned"
+    ABDUCTED = "abducted"
+    ABSENT = "absent"
+
+
+class Mark(enum.StrEnum):
+    """What a night leaves on a player besides the fate (spec: result ``marks``)."""
+
+    WOUNDED = "wounded"
+    AWAKENED = "awakened"
+    EXORCISED = "exorcised"
+    UNDEAD = "undead"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing the Mayor narrates. Seats index ``Night.players``.
+
+    ``key`` names a message template of :mod:`darkcity.narration`; ``target``
+    is a second seat (or -1), ``other`` a third seat or a role value (or -1),
+    as that template says.
+    """
+
+    step: str
+    key: str
+    actor: int
+    target: int = -1
+    other: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class NightResult:
+    """The adjudicated night: everything is indexed by seat."""
+
+    night: Night
+    fates: tuple[Fate, ...]
+    marks: tuple[frozenset[Mark], ...]
+    xp: tuple[int, ...]
+    journals: tuple[dict[Role, int], ...]
+    winners: tuple[int, ...]
+    events: tuple[Event, ...]
+
+    def player(self, name: str) -> tuple[Fate, frozenset[Mark], int]:
+        """(fate, marks, xp) of one player."""
+        i = self.night.players.index(name)
+        return self.fates[i], self.marks[i], self.xp[i]
+
+    @property
+    def winner_names(self) -> tuple[str, ...]:
+        return tuple(self.night.players[i] for i in self.winners)
+
+
+# ---------------------------------------------------------------------------
+# Seats and aims
+
+
+def neighbours(players: tuple[str, ...], cards: Mapping[str, Card], player: str) -> tuple[str, str]:
+    """(left, right) neighbours of ``player``, skipping Death's seat (R-50, R-80).
+
+    Left is the next name in the seating order (clockwise).
+    """
+    n = len(players)
+    i = players.index(player)
+    left = (i + 1) % n
+    if cards[players[left]].role is Role.DEATH:
+        left = (left + 1) % n
+    right = (i - 1) % n
+    if cards[players[right]].role is Role.DEATH:
+        right = (right - 1) % n
+    return players[left], players[right]
+
+
+def default_journal_roles(night: Night) -> tuple[Role, ...]:
+    """The six main-cast rows plus every special role in the cards or journals."""
+    present = {c.role for c in night.cards.values()}
+    for j in night.journals.values():
+        present.update(j)
+    return MAIN_CAST + tuple(r for r in Role if CAST[r].special and r in present)
+
+
+def possible_cast(night: Night) -> frozenset[Role]:
+    """Main cast plus special roles in the cards or on the sheet (spec: ``kind``)."""
+    roles = set(MAIN_CAST)
+    roles.update(c.role for c in night.cards.values())
+    roles.update(night.sheet())
+    return frozenset(roles)
+
+
+def aims(night: Night, player: str) -> tuple[str, ...]:
+    """The players ``player`` aimed at in Phase 2, by the shown role.
+
+    This is what the Devil's withdrawal goals read (R-24, R-25, K-7): the
+    Zombie's Phase-2 target, both neighbours of a Necromancer, every player
+    of the named kind for an Alien; a Voodooist and Death aim at nobody.
+    """
+    shown = night.shown(player)
+    reach = CAST[shown].gesture.reach
+    if reach is Reach.BOTH_NEIGHBOURS:
+        return neighbours(night.players, night.cards, player)
+    if reach is Reach.KIND:
+        if shown is not Role.ALIEN:
+            return ()
+        g = night.gestures.get(player)
+        kind = g.kind if g is not None else None
+        return tuple(p for p in night.players if p != player and night.cards[p].role is kind)
+    if reach in (Reach.NOBODY, Reach.NAME):
+        return ()
+    g = night.gestures.get(player)
+    return g.targets if g is not None else ()
+
+
+# ---------------------------------------------------------------------------
+# Validation
+
+
+def _err(field: str, message: str, player: str | None = None) -> RoundError:
+    return RoundError(field, message, player)
+
+
+def _name(role: Role) -> str:
+    return role.key
+
+
+def validate(night: Night) -> None:
+    """Raise :class:`RoundError` unless the night could happen with the real cards.
+
+    Checks the notation page and the rulings: seating, the cards in the box
+    (R-90, J-6), the special cast at 6+ players (R-93), every gesture's shape
+    (R-20, R-116), withdrawals (R-07, R-63), the Zombies' final targets (R-51)
+    and the journals (K-10).
+    """
+    players = night.players
+    n = len(players)
+    if not 4 <= n <= 8:
+        raise _err("players", f"a round has 4 to 8 players, not {n}")
+    seen: set[str] = set()
+    for p in players:
+        if not p or not p.strip():
+            raise _err("players", "a player's name is empty")
+        if p in seen:
+            raise _err("players", f"{p!r} sits twice", p)
+        seen.add(p)
+
+    cards = night.cards
+    for p in cards:
+        if p not in seen:
+            raise _err(f"cards.{p}", f"{p!r} is not one of the players", p)
+    for p in players:
+        if p not in cards:
+            raise _err(f"cards.{p}", f"{p} has no card", p)
+    _validate_cards(night)
+    sheet = night.sheet()
+    _validate_sheet(night, sheet)
+    cast = possible_cast(night)
+    _validate_gestures(night, cast)
+    _validate_withdrawals(night)
+    _validate_zombie_targets(night)
+    _validate_journals(night, sheet)
+
+
+def _validate_cards(night: Night) -> None:
+    players, cards = night.players, night.cards
+    counts: dict[Role, int] = {}
+    physical: set[tuple[Role, Edition, Gender | None]] = set()
+    special = None
+    for p in players:
+        c = cards[p]
+        spec = CAST[c.role]
+        where = f"cards.{p}"
+        if spec.special and c.edition is not Edition.BASIC:
+            raise _err(f"{where}.edition", f"the {_name(c.role)} has no advanced edition", p)
+        if c.gender is not None and len(spec.genders) == 1 and c.gender is not spec.genders[0]:
+            raise _err(
+                f"{where}.gender",
+                f"the {_name(c.role)} card is {spec.genders[0].value}, not {c.gender.value}",
+                p,
+            )
+        if c.gender is Gender.NEUTRAL and len(spec.genders) > 1:
+            raise _err(f"{where}.gender", f"no {_name(c.role)} card is neutral", p)
+        counts[c.role] = counts.get(c.role, 0) + 1
+        if counts[c.role] > spec.max_cards:
+            many = "two" if spec.max_cards == 2 else "one"
+            raise _err(
+                f"{where}.role",
+                f"there are only {many} {_name(c.role)} card{'s' if spec.max_cards > 1 else ''}"
+                f" in a round, and this would be card {counts[c.role]}",
+                p,
+            )
+        if c.gender is not None and len(spec.genders) > 1:
+            # Two cards of one role in one edition never share a gender (R-90, J-6).
+            ed = c.edition if not spec.special else Edition.BASIC
+            key = (c.role, ed, c.gender)
+            if key in physical:
+                raise _err(
+                    f"{where}.gender",
+                    f"the other {_name(c.role)} ({ed.value}) already has the "
+                    f"{c.gender.value} card",
+                    p,
+                )
+            physical.add(key)
+        if spec.special and special is None:
+            special = p
+    if special is not None and len(players) < 6:
+        role = _name(cards[special].role)
+        raise _err(
+            f"cards.{special}.role",
+            f"the {role} is a special-cast card, for 6 to 8 players; this round has "
+            f"{len(players)}",
+            special,
+        )
+
+
+def _validate_sheet(night: Night, sheet: tuple[Role, ...]) -> None:
+    if night.journal_roles is None:
+        if len(sheet) > 8:
+            raise _err(
+                "journal_roles",
+                f"the default journal sheet would hold {len(sheet)} roles (at most 8): "
+                "give journal_roles",
+            )
+        return
+    if not 6 <= len(sheet) <= 8:
+        raise _err("journal_roles", f"a journal sheet has 6 to 8 roles, not {len(sheet)}")
+    if len(set(sheet)) != len(sheet):
+        raise _err("journal_roles", "a role appears twice")
+    for p in night.players:
+        role = night.cards[p].role
+        if role not in sheet:
+            raise _err(
+                f"cards.{p}.role",
+                f"the {_name(role)} has no row on the journal sheet (journal_roles)",
+                p,
+            )
+
+
+def _validate_gestures(night: Night, cast: frozenset[Role]) -> None:
+    players, cards = night.players, night.cards
+    for p in night.gestures:
+        if p not in cards:
+            raise _err(f"gestures.{p}", f"{p!r} is not one of the players", p)
+    for p in players:
+        card = cards[p]
+        g = night.gestures.get(p)
+        where = f"gestures.{p}"
+        shown = card.role
+        if g is not None and g.shows is not None:
+            if card.role is not Role.DEVIL:
+                raise _err(f"{where}.shows", f"only a Devil may show another role; "
+                           f"{p} is the {_name(card.role)}", p)
+            shown = g.shows
+        if card.role is Role.DEVIL:
+            if g is None or g.shows is None:
+                raise _err(f"{where}.shows", f"{p} is a Devil and must show another role's "
+                           "gesture", p)
+            if shown in (Role.DEVIL, Role.NECROMANCER, Role.CREATURE, Role.DEATH):
+                raise _err(f"{where}.shows", f"a Devil cannot show the {_name(shown)}", p)
+            if shown not in cast:
+                raise _err(f"{where}.shows", f"the {_name(shown)} is not in this round's cast", p)
+        shape = CAST[shown].gesture
+        reach = shape.reach
+        if g is None:
+            if reach in (Reach.NOBODY, Reach.BOTH_NEIGHBOURS):
+                continue
+            raise _err(where, f"{p} shows the {_name(shown)}, whose gesture must be given", p)
+        # fields that belong to other roles
+        if g.kind is not None and reach is not Reach.KIND:
+            raise _err(f"{where}.kind", f"the {_name(shown)} does not name a kind", p)
+        if g.seeks is not None and not shape.seeks:
+            raise _err(f"{where}.seeks", f"the {_name(shown)} does not seek a gender", p)
+        if g.names is not None and reach is not Reach.NAME:
+            raise _err(f"{where}.names", f"only Death names a player; {p} shows the "
+                       f"{_name(shown)}", p)
+        for t in g.targets:
+            if t not in cards:
+                raise _err(f"{where}.targets", f"{t!r} is not one of the players", p)
+            if t == p:
+                raise _err(f"{where}.targets", f"{p} cannot point at themself", p)
+            if cards[t].role is Role.DEATH:
+                raise _err(f"{where}.targets", f"{t} is Death, who is not there tonight", p)
+        if reach in (Reach.NOBODY, Reach.KIND, Reach.NAME) and g.targets:
+            raise _err(f"{where}.targets", f"the {_name(shown)} points at nobody", p)
+        if reach is Reach.KIND:
+            if g.kind is None:
+                raise _err(f"{where}.kind", f"the {_name(shown)} must name a kind", p)
+            if g.kind is Role.DEATH or (shown is Role.ALIEN and g.kind is Role.ALIEN):
+                raise _err(f"{where}.kind", f"the {_name(shown)} cannot name the "
+                           f"{_name(g.kind)}", p)
+            if g.kind not in cast:
+                raise _err(f"{where}.kind", f"the {_name(g.kind)} is not in this round's cast", p)
+        elif reach is Reach.NAME:
+            if g.names is None:
+                raise _err(f"{where}.names", "Death must name a player", p)
+            if g.names not in cards:
+                raise _err(f"{where}.names", f"{g.names!r} is not one of the players", p)
+            if g.names == p:
+                raise _err(f"{where}.names", "Death names another player", p)
+        elif reach is Reach.ANYONE:
+            if len(g.targets) != shape.targets:
+                raise _err(
+                    f"{where}.targets",
+                    f"the {_name(shown)} points at exactly {shape.targets} player"
+                    f"{'s' if shape.targets > 1 else ''}, not {len(g.targets)}",
+                    p,
+                )
+            if shape.targets == 2 and g.targets[0] == g.targets[1]:
+                doubled = (
+                    card.role is Role.HUNTER
+                    and shown is Role.HUNTER
+                    and card.edition is Edition.ADVANCED
+                )
+                if not doubled:
+                    who = "a Devil showing the Hunter" if card.role is Role.DEVIL else (
+                        f"the {_name(shown)}" if shown is not Role.HUNTER else "a basic Hunter")
+                    raise _err(f"{where}.targets", f"{who} points at two different players "
+                               "(only an advanced Hunter may aim both at one)", p)
+        elif reach is Reach.NEIGHBOUR:
+            if len(g.targets) != 1:
+                raise _err(f"{where}.targets", f"the {_name(shown)} points at exactly 1 "
+                           f"player, not {len(g.targets)}", p)
+            left, right = neighbours(night.players, cards, p)
+            if g.targets[0] not in (left, right):
+                raise _err(
+                    f"{where}.targets",
+                    f"the {_name(shown)} points at its left or right neighbour "
+                    f"({left} or {right}), not {g.targets[0]}",
+                    p,
+                )
+            if shape.seeks and g.seeks is None:
+                raise _err(f"{where}.seeks", "the Creature must seek feminine or masculine", p)
+            if shape.seeks and g.seeks is Gender.NEUTRAL:
+                raise _err(f"{where}.seeks", "the Creature seeks feminine or masculine", p)
+            if shape.seeks:
+                t = g.targets[0]
+                if cards[t].identity is None:
+                    raise _err(f"cards.{t}.gender", f"the Creature ({p}) proposes to {t}, "
+                               "whose card's gender must be given", t)
+        elif reach is Reach.BOTH_NEIGHBOURS and g.targets:
+            left, right = neighbours(night.players, cards, p)
+            if sorted(g.targets) != sorted((left, right)):
+                raise _err(f"{where}.targets", f"the Necromancer always points at both "
+                           f"neighbours ({left} and {right})", p)
+
+
+def proposal_immune(night: Night, target: str, creature: str) -> bool:
+    """Is ``target`` immune to the proposal of ``creature`` (R-62, K-1)?"""
+    card = night.cards[target]
+    if card.role in (Role.ANGEL, Role.DEVIL, Role.PRIEST, Role.ALIEN):
+        return True
+    g = night.gestures.get(target)
+    if card.role is Role.REPORTER:
+        return g is not None and creature in g.targets
+    if card.role is Role.VOODOOIST:
+        return g is not None and g.kind is Role.CREATURE
+    return False
+
+
+def _validate_withdrawals(night: Night) -> None:
+    cards = night.cards
+    held: dict[str, str] = {}
+    for p in night.players:
+        if cards[p].role is Role.CREATURE:
+            g = night.gestures.get(p)
+            if g is not None and g.targets:
+                held.setdefault(g.targets[0], p)
+    for p, w in night.withdrawals.items():
+        where = f"withdrawals.{p}"
+        if p not in cards:
+            raise _err(where, f"{p!r} is not one of the players", p)
+        role = cards[p].role
+        if role is Role.DEATH and w is not False and w != ():
+            raise _err(where, "Death never withdraws", p)
+        full = w is True
+        if isinstance(w, tuple) and w:
+            if role is not Role.HUNTER:
+                raise _err(where, f"only a Hunter may withdraw single attacks; {p} is the "
+                           f"{_name(role)} (use true)", p)
+            for i in w:
+                if i not in (0, 1):
+                    raise _err(where, f"a Hunter's attacks are 0 and 1, not {i}", p)
+            if len(set(w)) != len(w):
+                raise _err(where, "an attack is withdrawn twice", p)
+            full = len(w) == 2
+        if full and p in held:
+            creature = held[p]
+            if not proposal_immune(night, p, creature):
+                raise _err(where, f"{p} is held by the Creature ({creature}) and cannot "
+                           "withdraw altogether", p)
+
+
+def _validate_zombie_targets(night: Night) -> None:
+    cards = night.cards
+    for p, t in night.zombie_targets.items():
+        where = f"zombie_targets.{p}"
+        if p not in cards:
+            raise _err(where, f"{p!r} is not one of the players", p)
+        if cards[p].role is not Role.ZOMBIE:
+            raise _err(where, f"{p} is the {_name(cards[p].role)}, not a Zombie", p)
+        left, right = neighbours(night.players, cards, p)
+        if t not in (left, right):
+            raise _err(where, f"a Zombie attacks its left or right neighbour ({left} or "
+                       f"{right}), not {t}", p)
+
+
+def _validate_journals(night: Night, sheet: tuple[Role, ...]) -> None:
+    for p, j in night.journals.items():
+        if p not in night.cards:
+            raise _err(f"journals.{p}", f"{p!r} is not one of the players", p)
+        for role, xp in j.items():
+            if role not in sheet:
+                raise _err(f"journals.{p}.{role.key}", f"the {role.key} has no row on the "
+                           "journal sheet", p)
+            if xp < 0:
+                raise _err(f"journals.{p}.{role.key}", f"XP cannot be negative ({xp})", p)
+
+
+# ---------------------------------------------------------------------------
+# Resolution (Phases 4 and 5)
+
+_DEVIL, _VAMPIRE, _WEREWOLF, _ZOMBIE, _HUNTER, _PRIEST = (
+    Role.DEVIL, Role.VAMPIRE, Role.WEREWOLF, Role.ZOMBIE, Role.HUNTER, Role.PRIEST)
+_ANGEL, _ALIEN, _NECRO, _CREATURE, _MUMMY, _DEMONIAC, _REPORTER, _VOODOO, _DEATH = (
+    Role.ANGEL, Role.ALIEN, Role.NECROMANCER, Role.CREATURE, Role.MUMMY, Role.DEMONIAC,
+    Role.REPORTER, Role.VOODOOIST, Role.DEATH)
+_TOUGH: Final = frozenset(r for r in Role if CAST[r].tough)
+_MONSTERS: Final = frozenset(r for r in Role if CAST[r].monster)
+_GUARDIANS: Final = frozenset(r for r in Role if CAST[r].guardian)
+_UNRAISABLE: Final = frozenset((Role.DEVIL, Role.ALIEN, Role.ANGEL))  # R-56
+_PROPOSAL_IMMUNE: Final = frozenset((Role.ANGEL, Role.DEVIL, Role.PRIEST, Role.ALIEN))  # R-62
+_STEP_INDEX: Final = {"1+": 0, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8}
+
+_KILLED, _ABDUCTED, _DAMNED = Fate.KILLED, Fate.ABDUCTED, Fate.DAMNED
+
+
+class _Table:
+    """The mutable state of one resolution; private to :func:`resolve`."""
+
+    __slots__ = (
+        "abducted_by", "aims", "attacked_hunter", "credit", "damned_any", "dropped", "events",
+        "exorcised", "hits", "kind", "left", "married", "n", "night", "penalty", "players",
+        "removed", "removed_at", "right", "role", "seeks", "shown", "targets", "undead",
+        "withdrawn", "zombie_final",
+    )
+
+    def __init__(self, night: Night) -> None:
+        players = night.players
+        n = len(players)
+        seat = {p: i for i, p in enumerate(players)}
+        cards = night.cards
+        gestures = night.gestures
+        role = [cards[p].role for p in players]
+        self.night = night
+        self.players = players
+        self.n = n
+        self.role = role
+        death = [r is _DEATH for r in role]
+        left = [0] * n
+        right = [0] * n
+        for i in range(n):
+            j = (i + 1) % n
+            if death[j]:
+                j = (j + 1) % n
+            left[i] = j
+            j = (i - 1) % n
+            if death[j]:
+                j = (j - 1) % n
+            right[i] = j
+        self.left = left
+        self.right = right
+        shown = list(role)
+        targets: list[tuple[int, ...]] = [()] * n
+        kind: list[Role | None] = [None] * n
+        seeks: list[Gender | None] = [None] * n
+        for p, g in gestures.items():
+            i = seat[p]
+            if g.shows is not None:
+                shown[i] = g.shows
+            if g.targets:
+                targets[i] = tuple(seat[t] for t in g.targets)
+            kind[i] = g.kind if g.kind is not None else None
+            seeks[i] = g.seeks
+            if g.names is not None:
+                targets[i] = (seat[g.names],)
+        for i in range(n):
+            if shown[i] is _NECRO:
+                targets[i] = (left[i], right[i])
+        self.shown = shown
+        self.targets = targets
+        self.kind = kind
+        self.seeks = seeks
+        withdrawn = [False] * n
+        dropped: list[tuple[int, ...]] = [()] * n
+        for p, w in night.withdrawals.items():
+            i = seat[p]
+            if w is True:
+                withdrawn[i] = True
+            elif w:
+                if len(set(w)) >= 2:
+                    withdrawn[i] = True
+                else:
+                    dropped[i] = tuple(w)
+        self.withdrawn = withdrawn
+        self.dropped = dropped
+        zf = [-1] * n
+        for p, t in night.zombie_targets.items():
+            zf[seat[p]] = seat[t]
+        self.zombie_final = zf
+        self.removed: list[Fate | None] = [None] * n
+        self.removed_at = [-1] * n
+        self.hits = [0] * n
+        self.exorcised = [False] * n
+        self.undead = [False] * n
+        self.credit = [False] * n  # a credited kill, reflex or focus (R-06)
+        self.penalty = [False] * n  # a Hunter killed a guardian (R-34)
+        self.attacked_hunter = [-1] * n  # Werewolf -> the Hunter it attacked (R-35)
+        self.abducted_by = [0] * n  # Alien -> players abducted (R-47)
+        self.damned_any = [False] * n
+        self.married = [-1] * n
+        self.events: list[Event] = []
+        self.aims: list[tuple[int, ...]] | None = None
+
+    # -- helpers ------------------------------------------------------------
+
+    def valid(self, i: int) -> bool:
+        """R-02: in play at the beginning of the current step."""
+        return not self.withdrawn[i] and self.removed[i] is None and self.role[i] is not _DEATH
+
+    def acting(self, role: Role, step: str) -> list[int]:
+        """Real-role actors of a step still in play (R-11), by seat."""
+        r = self.role
+        out = []
+        for i in range(self.n):
+            if r[i] is role:
+                if self.withdrawn[i]:
+                    continue
+                if self.removed[i] is not None:
+                    self.events.append(Event(step, "out-no-action", i))
+                    continue
+                out.append(i)
+        return out
+
+    def immune(self, attacker: int, target: int) -> str | None:
+        """Immunity chosen by the target (R-71 flash, R-74 doll), or None."""
+        tr = self.role[target]
+        if tr is _REPORTER and attacker in self.targets[target]:
+            return "flash"
+        if tr is _VOODOO and self.kind[target] is self.role[attacker]:
+            return "doll"
+        return None
+
+
+class _Step:
+    """What one step causes, applied together at its end (R-10)."""
+
+    __slots__ = ("deaths", "hits", "index", "name", "removal", "tough_hitters")
+
+    def __init__(self, name: str, removal: Fate = _KILLED) -> None:
+        self.name = name
+        self.index = _STEP_INDEX[name]
+        self.removal = removal
+        self.deaths: dict[int, Fate] = {}
+        self.hits: dict[int, int] = {}
+        self.tough_hitters: dict[int, list[int]] = {}
+
+
+def _strike(t: _Table, st: _Step, a: int, target: int, silent_forfeit: bool = False) -> Effect | None:
+    """One harmful attack of ``a`` on ``target`` at step ``st`` (R-01..R-06).
+
+    Returns the effect it had, or None if it was forfeit or stopped.
+    """
+    ev = t.events
+    step = st.name
+    if t.withdrawn[target]:
+        if not silent_forfeit:
+            ev.append(Event(step, "forfeit-withdrawn", a, target))
+        return None
+    if t.removed[target] is not None:
+        if not silent_forfeit:
+            ev.append(Event(step, "forfeit-removed", a, target))
+        return None
+    ra = t.role[a]
+    rt = t.role[target]
+    eff = effect(ra, rt)
+    if eff is Effect.MISS:
+        ev.append(Event(step, "miss-devil", a, target))
+        return eff
+    why = t.immune(a, target)
+    if why is not None:
+        ev.append(Event(step, "immune-" + why, a, target))
+        return None
+    if eff is Effect.KILL or eff is Effect.KILL_NO_XP or eff is Effect.ABDUCT:
+        st.deaths[target] = st.removal
+        if eff is Effect.KILL_NO_XP:
+            t.penalty[a] = True
+        else:
+            t.credit[a] = True
+            if eff is Effect.ABDUCT:
+                t.abducted_by[a] += 1
+        ev.append(Event(step, _KILL_KEY[eff], a, target))
+    elif eff is Effect.HIT:
+        st.hits[target] = st.hits.get(target, 0) + 1
+        st.tough_hitters.setdefault(target, []).append(a)
+        ev.append(Event(step, "hit", a, target))
+    elif eff is Effect.ATTACKER_DIES:
+        st.deaths[a] = _KILLED
+        ev.append(Event(step, "dies-on-priest", a, target))
+    elif eff is Effect.REFLEX:
+        t.attacked_hunter[a] = target
+        ev.append(Event(step, "attacks-hunter", a, target))
+    elif eff is Effect.EXORCISE:
+        t.exorcised[target] = True
+        ev.append(Event(step, "exorcise", a, target))
+    elif eff is Effect.CANNIBAL:
+        ev.append(Event(step, "attacks-zombie", a, target))
+    else:
+        ev.append(Event(step, "no-effect", a, target))
+    return eff
+
+
+_KILL_KEY: Final = {Effect.KILL: "kill", Effect.KILL_NO_XP: "kill-guardian",
+                    Effect.ABDUCT: "abduct"}
+
+
+def _end_step(t: _Table, st: _Step, focus: set[int] | None = None) -> None:
+    """Apply a step's hits and removals together (R-10, R-14)."""
+    ev = t.events
+    for target, h in st.hits.items():
+        before = t.hits[target]
+        t.hits[target] = before + h
+        if before + h >= 2:
+            fate = st.removal
+            if target not in st.deaths:
+                st.deaths[target] = fate
+            hitters = st.tough_hitters[target]
+            for a in hitters:
+                # credit only on a target already hit at an earlier step (R-14),
+                # or an advanced Hunter's focused arrows (R-38)
+                if before >= 1 or (focus is not None and a in focus):
+                    t.credit[a] = True
+                    if fate is _ABDUCTED:
+                        t.abducted_by[a] += 1
+            ev.append(Event(st.name, "tough-abducted" if fate is _ABDUCTED else "tough-killed",
+                            target))
+        else:
+            key = "wounded" if t.role[target] is _CREATURE else "awakened"
+            ev.append(Event(st.name, key, target))
+    for i, fate in st.deaths.items():
+        if t.removed[i] is None:
+            t.removed[i] = fate
+            t.removed_at[i] = st.index
+
+
+def _step_angel(t: _Table) -> None:
+    st = _Step("1+")
+    for a in t.acting(_ANGEL, "1+"):
+        _strike(t, st, a, t.targets[a][0])
+    _end_step(t, st)
+
+
+def _step_devil(t: _Table) -> None:
+    st = _Step("1", _DAMNED)
+    aims = _aims(t)
+    for d in t.acting(_DEVIL, "1"):
+        t.events.append(Event("1", "devil-reveals", d, -1, int(t.shown[d])))
+        for x in aims[d]:
+            if not t.valid(x):
+                continue
+            rx = t.role[x]
+            if rx is _ANGEL or (rx is _DEMONIAC and not t.exorcised[x]):
+                st.deaths[x] = _DAMNED
+                t.damned_any[d] = True
+                t.events.append(Event("1", "damn", d, x))
+    _end_step(t, st)
+
+
+def _step_vampire(t: _Table) -> None:
+    st = _Step("2")
+    for a in t.acting(_VAMPIRE, "2"):
+        _strike(t, st, a, t.targets[a][0])
+    _end_step(t, st)
+
+
+def _step_werewolf(t: _Table) -> None:
+    st = _Step("3")
+    for a in t.acting(_WEREWOLF, "3"):
+        _strike(t, st, a, t.targets[a][0])
+    _end_step(t, st)
+
+
+def _step_zombie(t: _Table) -> None:
+    st = _Step("4")
+    zombies = t.acting(_ZOMBIE, "4")
+    for a in zombies:
+        first = t.targets[a][0]
+        final = t.zombie_final[a]
+        if final < 0:
+            final = first
+        if final != first:
+            t.events.append(Event("4", "zombie-switches", a, final, first))
+        _strike(t, st, a, final)
+    # The cannibal rule (R-52): neighbouring Zombies both in play both die.
+    inplay = set(zombies)
+    for a in zombies:
+        for b in (t.left[a], t.right[a]):
+            if b in inplay and b != a:
+                st.deaths[a] = _KILLED
+                if a < b:
+                    t.events.append(Event("4", "cannibals", a, b))
+    _end_step(t, st)
+
+
+def _step_hunter(t: _Table) -> None:
+    st = _Step("5")
+    focus: set[int] = set()
+    hunters = t.acting(_HUNTER, "5")
+    for h in hunters:
+        arrows = t.targets[h]
+        kept = [k for k in (0, 1) if k not in t.dropped[h]]
+        for k in (0, 1):
+            if k not in kept:
+                t.events.append(Event("5", "arrow-withdrawn", h, arrows[k]))
+        for k in kept:
+            _strike(t, st, h, arrows[k])
+        if len(kept) == 2 and arrows[0] == arrows[1] and t.role[arrows[0]] in _TOUGH:
+            focus.add(h)
+    # The silver reflex (R-35, R-36): every Werewolf that attacked a Hunter in play.
+    inplay = set(hunters)
+    for w in range(t.n):
+        h = t.attacked_hunter[w]
+        if h >= 0 and h in inplay and t.removed[w] is None:
+            st.deaths[w] = _KILLED
+            t.credit[h] = True
+            t.events.append(Event("5", "reflex", h, w))
+    _end_step(t, st, focus)
+
+
+def _step_alien(t: _Table) -> None:
+    st = _Step("6", _ABDUCTED)
+    for a in t.acting(_ALIEN, "6"):
+        kind = t.kind[a]
+        took = False
+        for x in range(t.n):
+            if x != a and t.role[x] is kind and t.valid(x):
+                took = True
+                _strike(t, st, a, x)
+        if not took:
+            t.events.append(Event("6", "alien-finds-none", a, -1, int(kind) if kind is not None
+                                  else -1))
+    _end_step(t, st)
+
+
+def _step_necromancer(t: _Table) -> None:
+    for a in t.acting(_NECRO, "7"):
+        for x in (t.left[a], t.right[a]):
+            if t.removed[x] is not _KILLED or t.role[x] in _UNRAISABLE:
+                continue
+            if t.immune(a, x) is not None:
+                t.events.append(Event("7", "raise-resisted", a, x))
+                continue
+            t.undead[x] = True
+            t.events.append(Event("7", "raise", a, x))
+
+
+def _step_creature(t: _Table) -> None:
+    cards = t.night.cards
+    players = t.players
+    for c in t.acting(_CREATURE, "8"):
+        x = t.targets[c][0]
+        if not t.valid(x):
+            t.events.append(Event("8", "proposal-forfeit", c, x))
+            continue
+        rx = t.role[x]
+        if rx in _PROPOSAL_IMMUNE or t.immune(c, x) is not None:
+            t.events.append(Event("8", "proposal-ignored", c, x))
+            continue
+        if cards[players[x]].identity is t.seeks[c]:
+            t.married[c] = x
+            t.events.append(Event("8", "marry", c, x))
+        else:
+            t.events.append(Event("8", "proposal-wrong-gender", c, x))
+
+
+def _aims(t: _Table) -> list[tuple[int, ...]]:
+    """Phase-2 aims by seat, by shown role (see :func:`aims`)."""
+    if t.aims is not None:
+        return t.aims
+    out: list[tuple[int, ...]] = []
+    role = t.role
+    for i in range(t.n):
+        s = t.shown[i]
+        reach = CAST[s].gesture.reach
+        if reach is Reach.KIND:
+            if s is _ALIEN:
+                k = t.kind[i]
+                out.append(tuple(x for x in range(t.n) if x != i and role[x] is k))
+            else:
+                out.append(())
+        elif reach is Reach.NAME or reach is Reach.NOBODY:
+            out.append(())
+        else:
+            out.append(t.targets[i])
+    t.aims = out
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Goals: one small function per role, each reading the finished night.
+# Each returns the XP earned (before the withdrawal rule, applied by resolve).
+
+
+def _alive(t: _Table, i: int) -> bool:
+    return t.removed[i] is None
+
+
+def _goal_devil(t: _Table, d: int) -> int:
+    """R-24..R-27: survive, and make someone withdraw (or, advanced, damn a soul)."""
+    if not _alive(t, d):
+        return 0
+    if t.damned_any[d] and t.night.cards[t.players[d]].edition is Edition.ADVANCED:
+        return 1
+    return int(_devil_withdrawal_goal(t, d))
+
+
+def _devil_withdrawal_goal(t: _Table, d: int) -> bool:
+    aims = _aims(t)
+    shown = t.shown[d]
+    role = t.role
+    for p in range(t.n):
+        if p == d or not (t.withdrawn[p] or (role[p] is _HUNTER and t.dropped[p])):
+            continue  # not a withdrawing party (R-26)
+        if p in aims[d] and shown in _W_AIMED:  # W1, W4
+            return True
+        if d in aims[p]:
+            rp = role[p]
+            if shown is _PRIEST and rp in (_VAMPIRE, _HUNTER):  # W2
+                return True
+            if shown is _HUNTER and rp is _WEREWOLF:  # W3
+                return True
+            if shown is _MUMMY:  # W5
+                return True
+            if shown in (_REPORTER, _DEMONIAC, _VOODOO) and rp is _HUNTER:  # W6
+                return True
+    return False
+
+
+_W_AIMED: Final = frozenset((_VAMPIRE, _WEREWOLF, _ZOMBIE, _HUNTER, _ANGEL, _ALIEN, _REPORTER))
+
+
+def _goal_killer(t: _Table, i: int) -> int:
+    """Vampire, Werewolf, Zombie (R-30..R-32, R-53): survive and a credited kill."""
+    return int(_alive(t, i) and t.credit[i])
+
+
+def _goal_hunter(t: _Table, i: int) -> int:
+    """R-33..R-38: survive, a credited kill (arrow, reflex or focus), no guardian killed."""
+    return int(_alive(t, i) and t.credit[i] and not t.penalty[i])
+
+
+def _goal_survive(t: _Table, i: int) -> int:
+    """Priest, Voodooist (R-39, R-74)."""
+    return int(_alive(t, i))
+
+
+def _goal_angel(t: _Table, i: int) -> int:
+    """R-43: survive, and kill a monster or exorcise the Demoniac."""
+    if not _alive(t, i):
+        return 0
+    if t.credit[i]:
+        return 1
+    g = t.targets[i]
+    return int(bool(g) and t.exorcised[g[0]])
+
+
+def _goal_alien(t: _Table, i: int) -> int:
+    """R-47: 1 XP per player abducted, at most 2."""
+    return min(2, t.abducted_by[i]) if _alive(t, i) else 0
+
+
+def _goal_necromancer(t: _Table, i: int) -> int:
+    """R-58: survive and raise a servant."""
+    return int(_alive(t, i) and any(t.undead[x] for x in (t.left[i], t.right[i])))
+
+
+def _goal_creature(t: _Table, i: int) -> int:
+    """R-61: survive (wounded is fine) and marry."""
+    return int(_alive(t, i) and t.married[i] >= 0)
+
+
+def _goal_mummy(t: _Table, i: int) -> int:
+    """R-66: one hit, and only one."""
+    return int(t.hits[i] == 1 and _alive(t, i))
+
+
+def _goal_demoniac(t: _Table, i: int) -> int:
+    """R-67: killed (or abducted) unexorcised; or exorcised and alive."""
+    if t.exorcised[i]:
+        return int(_alive(t, i))
+    return int(t.removed[i] is _KILLED or t.removed[i] is _ABDUCTED)
+
+
+def _goal_reporter(t: _Table, i: int) -> int:
+    """R-70: survive and a photo of a living monster (not the Devil) or a servant."""
+    return int(_alive(t, i) and any(_photo_counts(t, x) for x in t.targets[i]))
+
+
+def _photo_counts(t: _Table, x: int) -> bool:
+    if t.withdrawn[x]:
+        return False
+    if t.undead[x]:
+        return True
+    r = t.role[x]
+    return r in _MONSTERS and r is not _DEVIL and t.removed[x] is None
+
+
+def _goal_death(t: _Table, i: int) -> int:
+    """R-81: the named player killed (not raised) or abducted."""
+    x = t.targets[i][0]
+    fate = t.removed[x]
+    return int((fate is _KILLED and not t.undead[x]) or fate is _ABDUCTED)
+
+
+_GOALS: Final = {
+    Role.DEVIL: _goal_devil,
+    Role.VAMPIRE: _goal_killer,
+    Role.WEREWOLF: _goal_killer,
+    Role.ZOMBIE: _goal_killer,
+    Role.HUNTER: _goal_hunter,
+    Role.PRIEST: _goal_survive,
+    Role.ANGEL: _goal_angel,
+    Role.ALIEN: _goal_alien,
+    Role.NECROMANCER: _goal_necromancer,
+    Role.CREATURE: _goal_creature,
+    Role.MUMMY: _goal_mummy,
+    Role.DEMONIAC: _goal_demoniac,
+    Role.REPORTER: _goal_reporter,
+    Role.VOODOOIST: _goal_survive,
+    Role.DEATH: _goal_death,
+}
+
+_STEPS: Final = (
+    ("1+", _ANGEL, _step_angel),
+    ("1", _DEVIL, _step_devil),
+    ("2", _VAMPIRE, _step_vampire),
+    ("3", _WEREWOLF, _step_werewolf),
+    ("4", _ZOMBIE, _step_zombie),
+    ("5", _HUNTER, _step_hunter),
+    ("6", _ALIEN, _step_alien),
+    ("7", _NECRO, _step_necromancer),
+    ("8", _CREATURE, _step_creature),
+)
+
+
+def _end_of_night(t: _Table) -> None:
+    """Photos, the Mummy and the Demoniac, Death's name (R-117)."""
+    ev = t.events
+    for i in range(t.n):
+        r = t.role[i]
+        if t.withdrawn[i]:
+            continue
+        if r is _REPORTER and t.removed[i] is None:
+            for x in t.targets[i]:
+                ok = _photo_counts(t, x)
+                ev.append(Event("end", "photo" if ok else "photo-worthless", i, x))
+        elif r is _MUMMY and t.removed[i] is None:
+            ev.append(Event("end", "mummy-awake" if t.hits[i] else "mummy-sleeps", i))
+        elif r is _DEMONIAC:
+            if t.removed[i] is _KILLED or t.removed[i] is _ABDUCTED:
+                ev.append(Event("end", "demoniac-freed" if not t.exorcised[i]
+                                else "demoniac-dies-exorcised", i))
+        elif r is _DEATH:
+            x = t.targets[i][0]
+            ev.append(Event("end", "death-harvests" if _goal_death(t, i) else "death-empty",
+                            i, x))
+
+
+def resolve(night: Night) -> NightResult:
+    """Adjudicate a valid night (see :func:`validate`): Phases 4 and 5."""
+    from darkcity.journal import victory  # local: journal imports this module
+
+    t = _Table(night)
+    role = t.role
+    present = set(role)
+    for _name_, r, fn in _STEPS:
+        if r in present:
+            fn(t)
+    _end_of_night(t)
+
+    n = t.n
+    fates: list[Fate] = []
+    marks: list[frozenset[Mark]] = []
+    xp: list[int] = []
+    for i in range(n):
+        r = role[i]
+        if r is _DEATH:
+            fates.append(Fate.ABSENT)
+        elif t.withdrawn[i]:
+            fates.append(Fate.WITHDRAWN)
+        else:
+            fates.append(t.removed[i] or Fate.ALIVE)
+        m: set[Mark] = set()
+        if r is _CREATURE and t.hits[i] == 1 and t.removed[i] is None:
+            m.add(Mark.WOUNDED)
+        if r is _MUMMY and t.hits[i] >= 1:
+            m.add(Mark.AWAKENED)
+        if t.exorcised[i]:
+            m.add(Mark.EXORCISED)
+        if t.undead[i]:
+            m.add(Mark.UNDEAD)
+        marks.append(frozenset(m))
+        xp.append(0 if t.withdrawn[i] else _GOALS[r](t, i))  # R-07, R-105
+
+    journals: list[dict[Role, int]] = []
+    for i, p in enumerate(night.players):
+        j = dict(night.journals.get(p, {}))
+        if xp[i]:
+            j[role[i]] = j.get(role[i], 0) + xp[i]
+            t.events.append(Event("end", "xp", i, -1, xp[i]))
+        journals.append(j)
+    winners = victory(journals)
+    return NightResult(night, tuple(fates), tuple(marks), tuple(xp), tuple(journals),
+                       winners, tuple(t.events))
