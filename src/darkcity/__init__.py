@@ -17,9 +17,9 @@ from darkcity.night import (
     NightResult,
     RoundError,
     resolve,
-    validate,
 )
 from darkcity.notation import adjudicate, read_round, result_document, write_round
+from darkcity.validation import validate
 
 __all__ = [
     "CAST",

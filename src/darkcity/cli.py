@@ -95,8 +95,8 @@ def adjudicate(
     lang: Annotated[str, typer.Option(help="Language of the narration: en or pt.")] = "en",
 ) -> None:
     """Adjudicate a night (Phases 4 and 5) and print the darkcity-result/1 document."""
-    from darkcity.notation import read_round, result_document
     from darkcity.night import resolve
+    from darkcity.notation import read_round, result_document
 
     translate = _translator(lang)
     if example:

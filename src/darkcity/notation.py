@@ -31,8 +31,8 @@ from darkcity.night import (
     RoundError,
     Withdrawal,
     resolve,
-    validate,
 )
+from darkcity.validation import validate
 
 __all__ = [
     "RESULT_FORMAT",
@@ -132,7 +132,8 @@ def parse_round(doc: object) -> Night:
         if "edition" in entry:
             ed = _string(entry["edition"], f"{where}.edition", p)
             if ed not in _EDITIONS:
-                raise RoundError(f"{where}.edition", f"must be 'basic' or 'advanced', not {ed!r}", p)
+                raise RoundError(f"{where}.edition",
+                                 f"must be 'basic' or 'advanced', not {ed!r}", p)
             edition = _EDITIONS[ed]
         gender = None
         if "gender" in entry:
