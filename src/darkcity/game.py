@@ -1,0 +1,856 @@
+"""The whole game of Dark City as a state machine: set-up, then nights of five
+phases (PT "Organização da partida") until somebody wins.
+
+One :class:`Game` is driven through decision points. At any moment
+:meth:`Game.decision_point` says which phase it is and who must still decide;
+:meth:`Game.legal` enumerates a player's legal decisions (the one enumerator
+that bots, the terminal, the server and the tests all use); a submitted
+decision is checked by :meth:`Game.verify` (raises :class:`IllegalDecision`
+with the reason), :meth:`Game.can` (yes or no) and applied by :meth:`Game.do`
+(verify, then apply). :meth:`Game.apply` skips the check, for decisions taken
+from :meth:`Game.legal` (the fast path of bots and simulations).
+
+The phases (:class:`Phase`):
+
+* ``SETUP`` — each player writes the free XP in one row of the sheet (R-103);
+  simultaneous.
+* ``DRAFT`` — Phase 1 (R-91, R-82): from the active player leftwards, each
+  player keeps one card of the hand handed over; the last player may instead
+  take one of the three face-down cards at random, or, with Death in play,
+  take Death (naming a player, R-112) before looking at the hand.
+* ``GESTURE`` — Phase 2 (R-110): everybody but Death commits a gesture in
+  secret; they are revealed together.
+* ``WITHDRAWAL`` — Phase 3 (R-111): everybody but Death commits a withdrawal
+  (or none) in secret; revealed together.
+* ``ZOMBIE`` — Phase 4, only when a real Zombie is still in play after step 3
+  (R-113): each such Zombie chooses its final victim.
+* Then the night is resolved by :func:`darkcity.night.resolve` (Phases 4 and
+  5), the journals updated, the victory checked (R-101): the game is ``OVER``
+  or the next night begins with the next active player (R-94).
+
+All chance comes from the seed: the draft of night *k* shuffles with
+``random.Random(f"darkcity:{seed}:deck:{k}")``; bots get their own stream
+(:func:`bot_rng`). The rules are decided in :mod:`darkcity.validation`: a
+gesture, a withdrawal or a Zombie's choice is verified by building the
+candidate night and validating it.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Final, Literal, TypeAlias
+
+from darkcity.cast import CAST, Edition, Gender, Reach, Role
+from darkcity.deck import Deck, DeckError
+from darkcity.night import (
+    Card,
+    Fate,
+    Gesture,
+    Night,
+    NightResult,
+    RoundError,
+    Withdrawal,
+    neighbours,
+    possible_cast,
+    proposal_immune,
+    resolve,
+)
+from darkcity.validation import validate
+
+__all__ = [
+    "Decision",
+    "DecisionPoint",
+    "DraftPick",
+    "FaceDownPick",
+    "FreeXp",
+    "Game",
+    "GestureChoice",
+    "IllegalDecision",
+    "LookAtHand",
+    "NightRecord",
+    "Phase",
+    "Pick",
+    "Settings",
+    "TakeDeath",
+    "WithdrawalChoice",
+    "ZombieChoice",
+    "bot_rng",
+    "deck_rng",
+    "play_randomly",
+]
+
+
+class Phase(enum.Enum):
+    """Where a game stands (PT "Organização da partida")."""
+
+    SETUP = "setup"  # the free XP (PT "Preparação", R-103)
+    DRAFT = "draft"  # Phase 1 (R-91)
+    GESTURE = "gesture"  # Phase 2 (R-110)
+    WITHDRAWAL = "withdrawal"  # Phase 3 (R-111)
+    ZOMBIE = "zombie"  # Phase 4, the Zombies' live choice (R-113)
+    OVER = "over"  # somebody won (R-101)
+
+
+# ---------------------------------------------------------------------------
+# Decisions: frozen values. ``at`` is the id of the decision point the player
+# answered; when given, a decision made against an older point is refused as
+# stale. It takes no part in equality.
+
+
+@dataclass(frozen=True, slots=True)
+class FreeXp:
+    """Set-up: the free XP in one row of the journal sheet (R-103)."""
+
+    player: str
+    role: Role
+    at: int | None = field(default=None, compare=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class DraftPick:
+    """Phase 1: keep ``card`` from the hand handed over (R-91)."""
+
+    player: str
+    card: Card
+    at: int | None = field(default=None, compare=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class FaceDownPick:
+    """Phase 1, the last player only: take one of the three face-down cards at
+    random, blind, and keep it (R-91)."""
+
+    player: str
+    at: int | None = field(default=None, compare=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDeath:
+    """Phase 1, the last player only, before looking at the hand: take Death and
+    write down the name of another player (R-82, R-112)."""
+
+    player: str
+    names: str
+    at: int | None = field(default=None, compare=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class LookAtHand:
+    """Phase 1, the last player with Death in play: leave Death and look at the
+    hand (R-82)."""
+
+    player: str
+    at: int | None = field(default=None, compare=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class GestureChoice:
+    """Phase 2: the gesture (the Devil's disguise in ``gesture.shows``)."""
+
+    player: str
+    gesture: Gesture
+    at: int | None = field(default=None, compare=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawalChoice:
+    """Phase 3: ``False`` (stay), ``True`` (withdraw altogether) or, for a Hunter,
+    the indices of the arrows it lowers (R-07, R-63)."""
+
+    player: str
+    withdrawal: Withdrawal
+    at: int | None = field(default=None, compare=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class ZombieChoice:
+    """Phase 4: the Zombie's final victim, its left or right neighbour (R-51)."""
+
+    player: str
+    target: str
+    at: int | None = field(default=None, compare=False, kw_only=True)
+
+
+Decision: TypeAlias = (
+    FreeXp | DraftPick | FaceDownPick | TakeDeath | LookAtHand | GestureChoice
+    | WithdrawalChoice | ZombieChoice
+)
+
+_PHASE_OF: Final[dict[type, Phase]] = {
+    FreeXp: Phase.SETUP,
+    DraftPick: Phase.DRAFT,
+    FaceDownPick: Phase.DRAFT,
+    TakeDeath: Phase.DRAFT,
+    LookAtHand: Phase.DRAFT,
+    GestureChoice: Phase.GESTURE,
+    WithdrawalChoice: Phase.WITHDRAWAL,
+    ZombieChoice: Phase.ZOMBIE,
+}
+
+
+class IllegalDecision(ValueError):
+    """A decision refused; nothing changed.
+
+    ``code`` is one of ``game-over``, ``wrong-phase``, ``wrong-player``,
+    ``already-decided``, ``stale``, ``malformed``, ``illegal``; ``reason`` a
+    sentence; ``field`` the round-notation path when validation refused it.
+    """
+
+    def __init__(self, code: str, reason: str, player: str | None = None,
+                 field: str = "") -> None:
+        self.code = code
+        self.reason = reason
+        self.player = player
+        self.field = field
+        super().__init__(f"{code}: {reason}")
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionPoint:
+    """Who must decide now. ``id`` grows by one at every new decision point
+    (not at every submission of a simultaneous phase)."""
+
+    id: int
+    phase: Phase
+    night: int  # 1-based; 0 during set-up
+    required: tuple[str, ...]  # who decides at this point, in seat order
+    pending: tuple[str, ...]  # who has not decided yet
+    simultaneous: bool
+
+
+# ---------------------------------------------------------------------------
+# Settings and records
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Settings:
+    """A game's table: players in seating order (each one's left neighbour is
+    the next name), the deck, the Mayor (who is the first active player, R-94,
+    R-95), and free XP already chosen (the others choose in ``SETUP``)."""
+
+    players: tuple[str, ...]
+    deck: Deck
+    mayor: str | None = None  # default: the first seat
+    free_xp: Mapping[str, Role] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        players = tuple(self.players)
+        object.__setattr__(self, "players", players)
+        if not 4 <= len(players) <= 8:
+            raise DeckError("players", f"Dark City is played by 4 to 8 players, not "
+                            f"{len(players)}")
+        if any(not isinstance(p, str) or not p.strip() for p in players):
+            raise DeckError("players", "a player's name is empty")
+        if len(set(players)) != len(players):
+            raise DeckError("players", "two players have the same name")
+        if self.mayor is not None and self.mayor not in players:
+            raise DeckError("mayor", f"{self.mayor!r} is not one of the players")
+        Deck.of(self.deck.cards, len(players), self.deck.name)  # the box rules (R-92)
+        sheet = self.deck.journal_roles
+        for p, r in self.free_xp.items():
+            if p not in players:
+                raise DeckError(f"free_xp.{p}", f"{p!r} is not one of the players")
+            if r not in sheet:
+                raise DeckError(f"free_xp.{p}", f"the {r.key} has no row on this sheet")
+        object.__setattr__(self, "free_xp", dict(self.free_xp))
+
+    @property
+    def mayor_seat(self) -> int:
+        return 0 if self.mayor is None else self.players.index(self.mayor)
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """One player's Phase-1 choice, for the record: the hand received (empty
+    when Death was taken before looking), how the card was taken and the card."""
+
+    player: str
+    hand: tuple[Card, ...]
+    took: Literal["hand", "face-down", "death"]
+    card: Card
+    names: str | None = None  # Death's written name
+
+
+@dataclass(frozen=True, slots=True)
+class NightRecord:
+    """A finished night: its draft, the night as the engine read it, the result."""
+
+    number: int  # 1-based
+    active: str
+    face_down: tuple[Card, ...]
+    picks: tuple[Pick, ...]
+    night: Night
+    result: NightResult
+
+
+def deck_rng(seed: int | str, night: int) -> random.Random:
+    """The draft's chance for night ``night`` (1-based)."""
+    return random.Random(f"darkcity:{seed}:deck:{night}")
+
+
+def bot_rng(seed: int | str, name: str = "") -> random.Random:
+    """A bots' stream from the seed, separate from the deck (``name`` splits it)."""
+    return random.Random(f"darkcity:{seed}:bots:{name}")
+
+
+_DEATH, _DEVIL, _HUNTER, _ZOMBIE, _CREATURE, _NECRO, _ALIEN = (
+    Role.DEATH, Role.DEVIL, Role.HUNTER, Role.ZOMBIE, Role.CREATURE, Role.NECROMANCER,
+    Role.ALIEN)
+#: R-20: a Devil never shows these.
+_NO_DISGUISE: Final = frozenset((Role.DEVIL, Role.NECROMANCER, Role.CREATURE, Role.DEATH))
+_SEEKABLE: Final = (Gender.FEMININE, Gender.MASCULINE)
+_EMPTY: Final = Gesture()
+
+
+class Game:
+    """One game of Dark City, from set-up to the last night (mutable)."""
+
+    def __init__(self, settings: Settings, seed: int | str = 0) -> None:
+        if not isinstance(seed, int | str) or isinstance(seed, bool):
+            raise TypeError("the seed is an int or a str")
+        self.settings: Final = settings
+        self.seed: Final = seed
+        self.players: Final = settings.players
+        self.sheet: Final = settings.deck.journal_roles
+        self._n = len(self.players)
+        self._seat = {p: i for i, p in enumerate(self.players)}
+        self.phase = Phase.SETUP
+        self.night = 0
+        self.active = settings.mayor_seat
+        self.journals: list[dict[Role, int]] = [{} for _ in self.players]
+        self.free_xp: dict[str, Role] = {}
+        self.nights: list[NightRecord] = []
+        self.log: list[Decision] = []
+        self.winners: tuple[str, ...] = ()
+        self._dp = 0
+        self._pending: list[str] = []
+        self._required: tuple[str, ...] = ()
+        # the night in progress
+        self._order: tuple[str, ...] = ()
+        self._turn = 0
+        self._hand: list[Card] = []
+        self._face_down: list[Card] = []
+        self._looked = False
+        self._picks: list[Pick] = []
+        self.cards: dict[str, Card] = {}
+        self.received: dict[str, tuple[Card, ...]] = {}
+        self.death: str | None = None
+        self._gestures: dict[str, Gesture] = {}
+        self._withdrawals: dict[str, Withdrawal] = {}
+        self._zombie_targets: dict[str, str] = {}
+        self.early: NightResult | None = None  # through step 3, in the ZOMBIE phase
+        self._cast: frozenset[Role] = frozenset()
+        self._legal_cache: dict[str, tuple[Decision, ...]] = {}
+        self._bare: Night | None = None
+        for p, r in settings.free_xp.items():
+            self.free_xp[p] = r
+        self._begin_setup()
+
+    # -- public queries ------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def active_player(self) -> str:
+        return self.players[self.active]
+
+    def decision_point(self) -> DecisionPoint:
+        """The current decision point: phase, night, who decides, who is pending."""
+        simultaneous = self.phase in (Phase.SETUP, Phase.GESTURE, Phase.WITHDRAWAL,
+                                      Phase.ZOMBIE)
+        return DecisionPoint(self._dp, self.phase, self.night, self._required,
+                             tuple(self._pending), simultaneous)
+
+    @property
+    def pending(self) -> tuple[str, ...]:
+        """Who must still decide at the current point, in seat order."""
+        return tuple(self._pending)
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """The hand of the player choosing in Phase 1 (empty outside the draft)."""
+        return tuple(self._hand) if self.phase is Phase.DRAFT else ()
+
+    @property
+    def face_down(self) -> tuple[Card, ...]:
+        """The three face-down cards of this night (never in a view)."""
+        return tuple(self._face_down)
+
+    @property
+    def death_in_play(self) -> bool:
+        return self.settings.deck.death
+
+    @property
+    def gestures(self) -> Mapping[str, Gesture]:
+        """The gestures committed so far this night (secret until revealed)."""
+        return self._gestures
+
+    @property
+    def withdrawals(self) -> Mapping[str, Withdrawal]:
+        """The withdrawals committed so far this night (secret until revealed)."""
+        return self._withdrawals
+
+    @property
+    def zombie_targets(self) -> Mapping[str, str]:
+        return self._zombie_targets
+
+    @property
+    def last_night(self) -> NightRecord | None:
+        return self.nights[-1] if self.nights else None
+
+    def neighbours(self, player: str) -> tuple[str, str]:
+        """(left, right) of ``player`` tonight, Death's seat skipped (R-50, R-80)."""
+        return neighbours(self.players, self.cards, player)
+
+    def legal(self, player: str) -> tuple[Decision, ...]:
+        """Every legal decision of ``player`` now (empty if not asked to decide).
+
+        Gestures aimed at two players are given once, the targets in seat
+        order (either order is legal when submitted).
+        """
+        if player not in self._pending:
+            return ()
+        cached = self._legal_cache.get(player)
+        if cached is not None:
+            return cached
+        out: tuple[Decision, ...]
+        phase = self.phase
+        if phase is Phase.GESTURE:
+            out = tuple(GestureChoice(player, g) for g in self._legal_gestures(player))
+        elif phase is Phase.WITHDRAWAL:
+            out = tuple(WithdrawalChoice(player, w) for w in self._legal_withdrawals(player))
+        elif phase is Phase.ZOMBIE:
+            left, right = self.neighbours(player)
+            out = (ZombieChoice(player, left), ZombieChoice(player, right))
+        elif phase is Phase.DRAFT:
+            out = self._legal_draft(player)
+        else:  # SETUP
+            out = tuple(FreeXp(player, r) for r in self.sheet)
+        self._legal_cache[player] = out
+        return out
+
+    # -- verify / can / do -----------------------------------------------------
+
+    def verify(self, decision: Decision) -> None:
+        """Raise :class:`IllegalDecision` with the reason unless ``decision`` may be
+        applied now. Changes nothing."""
+        kind = type(decision)
+        if kind not in _PHASE_OF:
+            raise IllegalDecision("malformed", f"not a decision: {decision!r}")
+        player = decision.player
+        if not isinstance(player, str) or player not in self._seat:
+            raise IllegalDecision("malformed", f"{player!r} is not one of the players")
+        if self.phase is Phase.OVER:
+            raise IllegalDecision("game-over", "the game is over", player)
+        at = decision.at
+        if at is not None and at != self._dp:
+            raise IllegalDecision("stale", f"made at decision point {at}; the game is at "
+                                  f"{self._dp} ({self.phase.value}, night {self.night})", player)
+        want = _PHASE_OF[kind]
+        if want is not self.phase:
+            raise IllegalDecision("wrong-phase", f"a {kind.__name__} belongs to the "
+                                  f"{want.value} phase; the game is in the "
+                                  f"{self.phase.value} phase", player)
+        if player not in self._pending:
+            if player in self._required:
+                raise IllegalDecision("already-decided", f"{player} has already decided", player)
+            raise IllegalDecision("wrong-player", f"{player} does not decide now; waiting for "
+                                  f"{', '.join(self._pending)}", player)
+        if isinstance(decision, FreeXp):
+            self._verify_free_xp(decision)
+        elif isinstance(decision, DraftPick | FaceDownPick | TakeDeath | LookAtHand):
+            self._verify_draft(decision)
+        elif isinstance(decision, GestureChoice):
+            self._verify_gesture(decision)
+        elif isinstance(decision, WithdrawalChoice):
+            self._verify_withdrawal(decision)
+        else:
+            self._verify_zombie(decision)
+
+    def can(self, decision: Decision) -> bool:
+        """May ``decision`` be applied now?"""
+        try:
+            self.verify(decision)
+        except IllegalDecision:
+            return False
+        return True
+
+    def do(self, decision: Decision) -> None:
+        """Verify ``decision`` (raising :class:`IllegalDecision`), then apply it."""
+        self.verify(decision)
+        self.apply(decision)
+
+    def apply(self, decision: Decision) -> None:
+        """Apply a decision known to be legal (one of :meth:`legal`), unchecked."""
+        self.log.append(decision)
+        p = decision.player
+        self._pending.remove(p)
+        if isinstance(decision, GestureChoice):
+            self._gestures[p] = decision.gesture
+            if not self._pending:
+                self._begin_withdrawal()
+        elif isinstance(decision, WithdrawalChoice):
+            w = decision.withdrawal
+            if w is not False and w != ():
+                self._withdrawals[p] = w
+            if not self._pending:
+                self._after_withdrawal()
+        elif isinstance(decision, ZombieChoice):
+            self._zombie_targets[p] = decision.target
+            if not self._pending:
+                self._end_night()
+        elif isinstance(decision, FreeXp):
+            self.free_xp[p] = decision.role
+            if not self._pending:
+                self._end_setup()
+        else:
+            self._apply_draft(decision)
+
+    # -- set-up -------------------------------------------------------------
+
+    def _begin_setup(self) -> None:
+        waiting = [p for p in self.players if p not in self.free_xp]
+        if not waiting:
+            self._end_setup()
+            return
+        self._point(Phase.SETUP, waiting)
+
+    def _verify_free_xp(self, d: FreeXp) -> None:
+        if not isinstance(d.role, Role):
+            raise IllegalDecision("malformed", f"{d.role!r} is not a role", d.player)
+        if d.role not in self.sheet:
+            raise IllegalDecision("illegal", f"the {d.role.key} has no row on this journal "
+                                  f"sheet ({', '.join(r.key for r in self.sheet)})", d.player,
+                                  f"free_xp.{d.player}")
+
+    def _end_setup(self) -> None:
+        for i, p in enumerate(self.players):
+            self.journals[i] = {self.free_xp[p]: 1}
+        self._begin_night()
+
+    def _point(self, phase: Phase, who: Sequence[str]) -> None:
+        self.phase = phase
+        self._dp += 1
+        self._required = tuple(who)
+        self._pending = list(who)
+        self._legal_cache = {}
+
+    # -- Phase 1: the draft ------------------------------------------------------
+
+    def _begin_night(self) -> None:
+        self.night += 1
+        k = self.night
+        if k > 1:
+            self.active = (self.active + 1) % self._n  # R-94
+        rng = deck_rng(self.seed, k)
+        cards = list(self.settings.deck.shuffled)
+        rng.shuffle(cards)
+        self._face_down = cards[:3]
+        self._hand = cards[3:]
+        self._order = tuple(self.players[(self.active + i) % self._n] for i in range(self._n))
+        self._turn = 0
+        self._looked = not self.death_in_play
+        self._picks = []
+        self.cards = {}
+        self.received = {}
+        self.death = None
+        self._gestures = {}
+        self._withdrawals = {}
+        self._zombie_targets = {}
+        self.early = None
+        self._bare = None
+        self._draft_point()
+
+    def _draft_point(self) -> None:
+        p = self._order[self._turn]
+        if self._looked or self._turn < self._n - 1:
+            self.received[p] = tuple(self._hand)
+        self._point(Phase.DRAFT, (p,))
+
+    @property
+    def choosing_last(self) -> bool:
+        """Is the player choosing in Phase 1 the last one (the active player's right)?"""
+        return self.phase is Phase.DRAFT and self._turn == self._n - 1
+
+    @property
+    def may_look(self) -> bool:
+        """May the choosing player look at the hand (false while Death is offered)?"""
+        return self.phase is Phase.DRAFT and (self._looked or self._turn < self._n - 1)
+
+    def _legal_draft(self, p: str) -> tuple[Decision, ...]:
+        if not self.may_look:
+            return tuple([TakeDeath(p, q) for q in self.players if q != p] + [LookAtHand(p)])
+        out: list[Decision] = [DraftPick(p, c) for c in self._hand]
+        if self.choosing_last:
+            out.append(FaceDownPick(p))
+        return tuple(out)
+
+    def _verify_draft(self, d: DraftPick | FaceDownPick | TakeDeath | LookAtHand) -> None:
+        p = d.player
+        last = self.choosing_last
+        offered = not self.may_look
+        if isinstance(d, TakeDeath | LookAtHand):
+            if not offered:
+                why = ("only the last player may take Death (R-82)" if not last else
+                       "Death is not in play" if not self.death_in_play else
+                       "Death is taken before looking at the hand (R-82)")
+                raise IllegalDecision("illegal", why, p, "cards")
+            if isinstance(d, TakeDeath):
+                if not isinstance(d.names, str) or d.names not in self._seat:
+                    raise IllegalDecision("malformed", f"Death names one of the players, not "
+                                          f"{d.names!r}", p, f"gestures.{p}.names")
+                if d.names == p:
+                    raise IllegalDecision("illegal", "Death names another player (R-82)", p,
+                                          f"gestures.{p}.names")
+            return
+        if offered:
+            raise IllegalDecision("illegal", "first take Death or look at the hand (R-82)", p)
+        if isinstance(d, FaceDownPick):
+            if not last:
+                raise IllegalDecision("illegal", "only the last player may take a face-down "
+                                      "card (R-91)", p)
+            return
+        if not isinstance(d.card, Card):
+            raise IllegalDecision("malformed", f"{d.card!r} is not a card", p)
+        if d.card not in self._hand:
+            raise IllegalDecision("illegal", f"{p} holds no such card ({d.card.role.key}, "
+                                  f"{d.card.edition.value}, "
+                                  f"{d.card.gender.value if d.card.gender else '?'})", p,
+                                  "cards")
+
+    def _apply_draft(self, d: Decision) -> None:
+        p = d.player
+        if isinstance(d, LookAtHand):
+            self._looked = True
+            self._draft_point()
+            return
+        if isinstance(d, TakeDeath):
+            card = next(c for c in self.settings.deck.cards if c.role is _DEATH)
+            self._face_down.extend(self._hand)  # unseen (R-82)
+            self._hand = []
+            self.death = p
+            self._gestures[p] = Gesture(names=d.names)  # committed now (R-112)
+            self._picks.append(Pick(p, (), "death", card, d.names))
+        elif isinstance(d, FaceDownPick):
+            card = self._face_down.pop(0)  # the face-down cards lie in random order
+            self._picks.append(Pick(p, tuple(self._hand), "face-down", card))
+        else:
+            assert isinstance(d, DraftPick)
+            card = d.card
+            hand = tuple(self._hand)
+            self._hand.remove(card)
+            self._picks.append(Pick(p, hand, "hand", card))
+        self.cards[p] = card
+        self._turn += 1
+        if self._turn < self._n:
+            self._draft_point()
+            return
+        # the unchosen cards join the face-down ones, never shown (R-91)
+        self._face_down.extend(self._hand)
+        self._hand = []
+        self.cards = {q: self.cards[q] for q in self.players}
+        self._bare = Night(self.players, self.cards, journal_roles=self.sheet)
+        self._cast = possible_cast(self._bare)
+        self._point(Phase.GESTURE, [q for q in self.players if q != self.death])
+
+    # -- Phase 2: gestures ----------------------------------------------------------
+
+    def _fighters(self, p: str) -> list[str]:
+        return [q for q in self.players if q != p and q != self.death]
+
+    def _legal_gestures(self, p: str) -> list[Gesture]:
+        card = self.cards[p]
+        role = card.role
+        if role is _DEVIL:
+            out: list[Gesture] = []
+            for shown in sorted(self._cast):
+                if shown not in _NO_DISGUISE:
+                    out += self._shaped(p, shown, shown, doubled=False)
+            return out
+        doubled = role is _HUNTER and card.edition is Edition.ADVANCED
+        return self._shaped(p, role, None, doubled=doubled)
+
+    def _shaped(self, p: str, shown: Role, shows: Role | None, *, doubled: bool) -> list[Gesture]:
+        shape = CAST[shown].gesture
+        reach = shape.reach
+        if reach is Reach.NOBODY or reach is Reach.BOTH_NEIGHBOURS:
+            return [Gesture(shows=shows)]
+        if reach is Reach.ANYONE:
+            others = self._fighters(p)
+            if shape.targets == 1:
+                return [Gesture((q,), shows) for q in others]
+            out = []
+            for i, a in enumerate(others):
+                if doubled:
+                    out.append(Gesture((a, a), shows))
+                for b in others[i + 1:]:
+                    out.append(Gesture((a, b), shows))
+            return out
+        if reach is Reach.NEIGHBOUR:
+            left, right = self.neighbours(p)
+            sides = (left,) if left == right else (left, right)
+            if shape.seeks:
+                return [Gesture((t,), shows, seeks=g) for t in sides for g in _SEEKABLE]
+            return [Gesture((t,), shows) for t in sides]
+        if reach is Reach.KIND:
+            return [Gesture(shows=shows, kind=k) for k in sorted(self._cast)
+                    if k is not _DEATH and not (shown is _ALIEN and k is _ALIEN)]
+        return []  # Reach.NAME: Death names at the draft
+
+    def _verify_gesture(self, d: GestureChoice) -> None:
+        p, g = d.player, d.gesture
+        if not _well_formed_gesture(g):
+            raise IllegalDecision("malformed", f"not a gesture: {g!r}", p, f"gestures.{p}")
+        if g.names is not None:
+            raise IllegalDecision("illegal", "only Death names a player, at the draft", p,
+                                  f"gestures.{p}.names")
+        gestures = dict(self._gestures)
+        for q in self.players:
+            if q not in gestures and q != self.death:
+                legal = self._legal_gestures(q)
+                gestures[q] = legal[0]
+        gestures[p] = g
+        _check(self._night(gestures=gestures), p)
+
+    # -- Phase 3: withdrawals ---------------------------------------------------------
+
+    def _begin_withdrawal(self) -> None:
+        self._gestures = {q: self._gestures[q] for q in self.players if q in self._gestures}
+        self._point(Phase.WITHDRAWAL, [q for q in self.players if q != self.death])
+
+    def _held_by(self) -> dict[str, str]:
+        """Creature targets -> the first Creature (seat order) proposing to them."""
+        held: dict[str, str] = {}
+        for q in self.players:
+            if self.cards[q].role is _CREATURE:
+                g = self._gestures.get(q)
+                if g is not None and g.targets:
+                    held.setdefault(g.targets[0], q)
+        return held
+
+    def _legal_withdrawals(self, p: str) -> list[Withdrawal]:
+        out: list[Withdrawal] = [False]
+        creature = self._held_by().get(p)
+        if creature is None or proposal_immune(self._night(), p, creature):  # R-63, K-1
+            out.append(True)
+        if self.cards[p].role is _HUNTER:
+            out += [(0,), (1,)]
+        return out
+
+    def _verify_withdrawal(self, d: WithdrawalChoice) -> None:
+        p, w = d.player, d.withdrawal
+        ok = isinstance(w, bool) or (isinstance(w, tuple) and all(
+            isinstance(i, int) and not isinstance(i, bool) for i in w))
+        if not ok:
+            raise IllegalDecision("malformed", f"a withdrawal is true, false or a tuple of "
+                                  f"arrow indices, not {w!r}", p, f"withdrawals.{p}")
+        if w is False or w == ():
+            return
+        _check(self._night(withdrawals={p: w}), p)
+
+    def _after_withdrawal(self) -> None:
+        cards = self.cards
+        zombies = [q for q in self.players
+                   if cards[q].role is _ZOMBIE and q not in self._withdrawals]
+        if zombies:
+            early = resolve(self._night(), through="3")  # R-113
+            self.early = early
+            seat = self._seat
+            zombies = [q for q in zombies if early.fates[seat[q]] is Fate.ALIVE]
+            if zombies:
+                self._point(Phase.ZOMBIE, zombies)
+                return
+        self._end_night()
+
+    # -- Phase 4: the Zombies ---------------------------------------------------------
+
+    def _verify_zombie(self, d: ZombieChoice) -> None:
+        p, t = d.player, d.target
+        if not isinstance(t, str) or t not in self._seat:
+            raise IllegalDecision("malformed", f"{t!r} is not one of the players", p,
+                                  f"zombie_targets.{p}")
+        _check(self._night(zombie_targets={p: t}), p)
+
+    # -- Phases 4 and 5 -----------------------------------------------------------------
+
+    def _night(
+        self,
+        *,
+        gestures: Mapping[str, Gesture] | None = None,
+        withdrawals: Mapping[str, Withdrawal] | None = None,
+        zombie_targets: Mapping[str, str] | None = None,
+    ) -> Night:
+        """The night so far (empty gestures left out), as the notation holds it."""
+        g = self._gestures if gestures is None else gestures
+        return Night(
+            self.players,
+            self.cards,
+            {q: x for q, x in g.items() if x != _EMPTY},
+            dict(self._withdrawals) if withdrawals is None else withdrawals,
+            dict(self._zombie_targets) if zombie_targets is None else zombie_targets,
+            {q: dict(self.journals[i]) for i, q in enumerate(self.players)},
+            self.sheet,
+        )
+
+    def _end_night(self) -> None:
+        night = self._night()
+        result = resolve(night)
+        self.journals = [dict(j) for j in result.journals]
+        self.nights.append(NightRecord(self.night, self.players[self.active],
+                                       tuple(self._face_down), tuple(self._picks), night,
+                                       result))
+        self.early = None
+        if result.winners:  # R-101: the game ends after this round
+            self.winners = result.winner_names
+            self.phase = Phase.OVER
+            self._dp += 1
+            self._required = ()
+            self._pending = []
+            self._legal_cache = {}
+            return
+        self._begin_night()
+
+    def current_night(self) -> Night | None:
+        """The night in progress as far as it has gone (secret parts included), or None
+        before the cards are all drafted."""
+        if self.phase not in (Phase.GESTURE, Phase.WITHDRAWAL, Phase.ZOMBIE):
+            return None
+        return self._night()
+
+
+def _well_formed_gesture(g: object) -> bool:
+    if not isinstance(g, Gesture):
+        return False
+    if not isinstance(g.targets, tuple) or not all(isinstance(t, str) for t in g.targets):
+        return False
+    return (
+        (g.shows is None or isinstance(g.shows, Role))
+        and (g.kind is None or isinstance(g.kind, Role))
+        and (g.seeks is None or isinstance(g.seeks, Gender))
+        and (g.names is None or isinstance(g.names, str))
+    )
+
+
+def _check(night: Night, player: str) -> None:
+    """Validate a candidate night; a refusal becomes :class:`IllegalDecision`."""
+    try:
+        validate(night)
+    except RoundError as e:
+        raise IllegalDecision("illegal", e.reason, player, e.field) from None
+
+
+def play_randomly(game: Game, rng: random.Random, *, max_nights: int = 1000) -> Game:
+    """Play ``game`` to its end with uniformly random legal decisions (the
+    simultaneous phases answered in seat order). Returns ``game``."""
+    while game.phase is not Phase.OVER:
+        if game.night > max_nights:
+            raise RuntimeError(f"no winner after {max_nights} nights")
+        for p in game.pending:
+            choices = game.legal(p)
+            game.apply(choices[rng.randrange(len(choices))])
+    return game
