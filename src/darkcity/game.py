@@ -280,7 +280,7 @@ class NightRecord:
 
     number: int  # 1-based
     active: str
-    face_down: tuple[Card, ...]
+    face_down: tuple[Card, ...]  # the three cards set aside face down
     picks: tuple[Pick, ...]
     night: Night
     result: NightResult
@@ -333,6 +333,7 @@ class Game:
         self._turn = 0
         self._hand: list[Card] = []
         self._face_down: list[Card] = []
+        self._set_aside: tuple[Card, ...] = ()
         self._looked = False
         self._picks: list[Pick] = []
         self.cards: dict[str, Card] = {}
@@ -344,6 +345,7 @@ class Game:
         self.early: NightResult | None = None  # through step 3, in the ZOMBIE phase
         self._cast: frozenset[Role] = frozenset()
         self._legal_cache: dict[str, tuple[Decision, ...]] = {}
+        self._gesture_cache: dict[tuple[str, Card, str | None], tuple[Decision, ...]] = {}
         self._bare: Night | None = None
         for p, r in settings.free_xp.items():
             self.free_xp[p] = r
@@ -421,7 +423,14 @@ class Game:
         out: tuple[Decision, ...]
         phase = self.phase
         if phase is Phase.GESTURE:
-            out = tuple(GestureChoice(player, g) for g in self._legal_gestures(player))
+            # the same card in the same seat, with Death in the same seat, has the
+            # same gestures every night: enumerate once per game
+            key = (player, self.cards[player], self.death)
+            hit = self._gesture_cache.get(key)
+            if hit is None:
+                hit = tuple(GestureChoice(player, g) for g in self._legal_gestures(player))
+                self._gesture_cache[key] = hit
+            out = hit
         elif phase is Phase.WITHDRAWAL:
             out = tuple(WithdrawalChoice(player, w) for w in self._legal_withdrawals(player))
         elif phase is Phase.ZOMBIE:
@@ -551,6 +560,7 @@ class Game:
         cards = list(self.settings.deck.shuffled)
         rng.shuffle(cards)
         self._face_down = cards[:3]
+        self._set_aside = tuple(cards[:3])
         self._hand = cards[3:]
         self._order = tuple(self.players[(self.active + i) % self._n] for i in range(self._n))
         self._turn = 0
@@ -802,7 +812,7 @@ class Game:
         result = resolve(night)
         self.journals = [dict(j) for j in result.journals]
         self.nights.append(NightRecord(self.night, self.players[self.active],
-                                       tuple(self._face_down), tuple(self._picks), night,
+                                       self._set_aside, tuple(self._picks), night,
                                        result))
         self.early = None
         if result.winners:  # the game ends after this round
