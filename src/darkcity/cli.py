@@ -2,10 +2,16 @@
 
 Domain errors are caught here, at the edge, and shown as one line on stderr
 (exit 2); nothing is printed on stdout then, and no traceback ever.
+
+Everything it says is translated: ``--lang`` (en or pt) chooses the language
+of a command's output and errors, and the locale (``LANGUAGE``, ``LC_ALL``,
+``LC_MESSAGES``, ``LANG``) when it is not given; help texts follow the locale
+(or a ``--lang`` written before ``--help``).
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from importlib import resources
@@ -13,39 +19,107 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+import typer.core
 
+from darkcity.i18n import Message, Translator, _, language_from_environment, msg, translator
 from darkcity.night import RoundError
+
+EXIT_INVALID = 2
+
+#: Where an eager ``--lang`` leaves its language for the help of its command.
+_LANG_KEY = "darkcity.lang"
+
+
+def _help_translator(ctx: Any) -> Translator:
+    lang = ctx.meta.get(_LANG_KEY)
+    try:
+        return translator(lang) if lang else translator(language_from_environment())
+    except LookupError:
+        return translator(language_from_environment())
+
+
+def _localized(command: Any, t: Translator) -> Any:
+    """A copy of a click command whose help texts are in ``t``'s language.
+
+    (Typer has vendored click in some versions, so the types stay ``Any``.)
+    """
+    c = copy.copy(command)
+    if c.help:
+        c.help = t(c.help)
+    if c.short_help:
+        c.short_help = t(c.short_help)
+    params = []
+    for p in c.params:
+        text = getattr(p, "help", None)
+        if text:
+            p = copy.copy(p)
+            p.help = t(text)
+        params.append(p)
+    c.params = params
+    commands = getattr(c, "commands", None)
+    if isinstance(commands, dict):
+        c.commands = {k: _localized(v, t) for k, v in commands.items()}
+    return c
+
+
+class _Group(typer.core.TyperGroup):
+    """The app's group: its help in the reader's language."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        typer.core.TyperGroup.format_help(_localized(self, _help_translator(ctx)), ctx, formatter)
+
+
+class _Command(typer.core.TyperCommand):
+    """A command whose help is in the reader's language."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        typer.core.TyperCommand.format_help(_localized(self, _help_translator(ctx)), ctx,
+                                            formatter)
+
 
 app = typer.Typer(
     name="darkcity",
-    help="Dark City (Gustavo Barreto, 2018): adjudicate nights, replay and play games.",
+    cls=_Group,
+    help=_("Dark City (Gustavo Barreto, 2018): adjudicate nights, replay and play games."),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 
-EXIT_INVALID = 2
+
+@app.callback()
+def _root() -> None:
+    # A group even with one command, so that ``darkcity adjudicate FILE`` parses.
+    pass
 
 
-def _fail(message: str) -> typer.Exit:
-    sys.stderr.write(f"darkcity: {message}\n")
+def _fail(t: Translator, message: Message) -> typer.Exit:
+    sys.stderr.write(f"darkcity: {t.render(message)}\n")
     return typer.Exit(EXIT_INVALID)
 
 
-def _read_text(source: str) -> str:
+def _remember_lang(ctx: typer.Context, value: str | None) -> str | None:
+    if value:
+        ctx.meta[_LANG_KEY] = value
+    return value
+
+
+def _read_text(t: Translator, source: str) -> str:
     if source == "-":
         return sys.stdin.read()
     path = Path(source)
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise _fail(f"{source}: no such file") from None
+        raise _fail(t, msg("{source}: no such file", source=source)) from None
     except IsADirectoryError:
-        raise _fail(f"{source}: is a directory, not a round document") from None
+        raise _fail(t, msg("{source}: is a directory, not a round document",
+                           source=source)) from None
     except UnicodeDecodeError:
-        raise _fail(f"{source}: not UTF-8 text") from None
+        raise _fail(t, msg("{source}: not UTF-8 text", source=source)) from None
     except OSError as e:
-        raise _fail(f"{source}: {e.strerror or e}") from None
+        raise _fail(t, msg("{source}: {error}", source=source,
+                           error=e.strerror or str(e))) from None
 
 
 def _documents(text: str) -> tuple[bool, list[tuple[int, Any]]]:
@@ -54,71 +128,82 @@ def _documents(text: str) -> tuple[bool, list[tuple[int, Any]]]:
     A text that parses as one JSON value is one document; otherwise each
     non-empty line is a document (JSON Lines) when the first one parses alone.
     """
-    from darkcity.notation import loads
+    from darkcity.notation import bad_json, loads
 
     stripped = text.strip()
     if not stripped:
-        raise RoundError("", "empty input: expected a darkcity-round/1 document")
+        raise RoundError("", msg("empty input: expected a darkcity-round/1 document"))
     try:
         return False, [(1, json.loads(stripped))]
     except json.JSONDecodeError as whole:
         lines = [(i, line) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
         if len(lines) < 2:
-            raise RoundError("", f"bad JSON at line {whole.lineno}, column {whole.colno}: "
-                             f"{whole.msg}") from None
+            raise RoundError("", bad_json(whole)) from None
         try:
             json.loads(lines[0][1])
         except json.JSONDecodeError:
-            raise RoundError("", f"bad JSON at line {whole.lineno}, column {whole.colno}: "
-                             f"{whole.msg}") from None
+            raise RoundError("", bad_json(whole)) from None
     docs: list[tuple[int, Any]] = []
     for number, line in lines:
         try:
             docs.append((number, loads(line)))
         except RoundError as e:
-            raise RoundError("", f"line {number}: {e.reason}") from None
+            raise RoundError("", msg("line {line}: {error}", line=number,
+                                     error=e.message)) from None
     return True, docs
 
 
-@app.command()
+@app.command(
+    cls=_Command,
+    help=_("Adjudicate a night (Phases 4 and 5) and print the darkcity-result/1 document."),
+)
 def adjudicate(
     file: Annotated[
         str | None,
-        typer.Argument(help="A darkcity-round/1 document, or JSON Lines of them; - for stdin."),
+        typer.Argument(help=_("A darkcity-round/1 document, or JSON Lines of them; "
+                              "- for stdin.")),
     ] = None,
     example: Annotated[
-        bool, typer.Option("--example", help="Adjudicate the example night shipped with darkcity.")
+        bool,
+        typer.Option("--example", help=_("Adjudicate the example night shipped with darkcity.")),
     ] = False,
     narrate: Annotated[
-        bool, typer.Option("--narrate", help="Print the Mayor's narration instead of JSON.")
+        bool, typer.Option("--narrate", help=_("Print the Mayor's narration instead of JSON."))
     ] = False,
-    lang: Annotated[str, typer.Option(help="Language of the narration: en or pt.")] = "en",
+    lang: Annotated[
+        str | None,
+        typer.Option(help=_("Language of the narration and the messages: en or pt "
+                            "(default: the locale)."),
+                     is_eager=True, callback=_remember_lang),
+    ] = None,
 ) -> None:
     """Adjudicate a night (Phases 4 and 5) and print the darkcity-result/1 document."""
     from darkcity.night import resolve
     from darkcity.notation import read_round, result_document
 
-    translate = _translator(lang)
+    t = translate = _translator(lang)
     if example:
         text = resources.files("darkcity").joinpath("examples/spec-example.json").read_text(
             encoding="utf-8")
         label = "example"
     elif file is None:
-        raise _fail("adjudicate: give a FILE, - for standard input, or --example")
+        raise _fail(t, msg("adjudicate: give a FILE, - for standard input, or --example"))
     else:
-        text = _read_text(file)
+        text = _read_text(t, file)
         label = file
     try:
         bulk, docs = _documents(text)
     except RoundError as e:
-        raise _fail(f"{label}: {e}") from None
+        raise _fail(t, msg("{label}: {error}", label=label, error=_error(e))) from None
     out: list[str] = []
     for number, doc in docs:
         try:
             result = resolve(read_round(doc))
         except RoundError as e:
-            where = f"{label}: line {number}: " if bulk else f"{label}: "
-            raise _fail(f"{where}{e}") from None
+            if bulk:
+                raise _fail(t, msg("{label}: line {line}: {error}", label=label, line=number,
+                                   error=_error(e))) from None
+            raise _fail(t, msg("{label}: {error}", label=label, error=_error(e))) from None
         if narrate:
             out.append(_narration(result, translate))
         else:
@@ -128,17 +213,24 @@ def adjudicate(
     sys.stdout.write("\n".join(out) + "\n")
 
 
-def _translator(lang: str) -> Any:
-    if lang not in ("en", "pt", "pt_BR", "pt-BR"):
-        raise _fail(f"--lang: unknown language {lang!r} (en or pt)")
+def _translator(lang: str | None) -> Translator:
+    if lang is None:
+        return translator(language_from_environment())
     try:
-        from darkcity.i18n import translator
-    except ImportError:
-        return str
-    return translator(lang)
+        return translator(lang)
+    except LookupError:
+        raise _fail(translator(language_from_environment()),
+                    msg("--lang: unknown language {lang!r} (en or pt)", lang=lang)) from None
 
 
-def _narration(result: Any, translate: Any) -> str:
+def _error(e: RoundError) -> Message:
+    """A :class:`RoundError` as a message: ``field: reason``."""
+    if e.field:
+        return msg("{field}: {reason}", field=e.field, reason=e.message)
+    return e.message
+
+
+def _narration(result: Any, translate: Translator) -> str:
     from darkcity.narration import render
 
     night = result.night
@@ -147,11 +239,18 @@ def _narration(result: Any, translate: Any) -> str:
     for e in result.events:
         if e.step != step:
             step = e.step
-            lines.append(f"[{step}]")
+            if step == "end":
+                lines.append(translate.render(msg("[end]")))
+            else:
+                lines.append(f"[{step}]")
         lines.append("  " + render(e, night, translate))
     if result.winners:
-        lines.append("Winners: " + ", ".join(result.winner_names))
+        lines.append(translate.render(msg("Winners: {names}",
+                                          names=", ".join(result.winner_names))))
     return "\n".join(lines)
+
+
+from darkcity import commands_game  # noqa: E402,F401  (registers commands)
 
 
 def main() -> None:

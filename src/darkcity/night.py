@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
 from darkcity.cast import CAST, MAIN_CAST, Edition, Effect, Gender, Reach, Role, effect
+from darkcity.i18n import Message
 
 __all__ = [
     "FULL",
@@ -49,14 +50,40 @@ class RoundError(ValueError):
     """A round that breaks the rules or the notation.
 
     ``field`` is the document path (``gestures.Bia.targets``) and ``player``
-    the player concerned, when there is one.
+    the player concerned, when there is one. ``message`` is a
+    :class:`~darkcity.i18n.Message` (its ``template`` and ``params``), which
+    :meth:`render` translates; ``reason`` and ``str(error)`` are English,
+    built only when asked for. A plain string is taken as English text.
     """
 
-    def __init__(self, field: str, message: str, player: str | None = None) -> None:
+    def __init__(self, field: str, message: Message | str, player: str | None = None) -> None:
+        super().__init__(field, message, player)
         self.field = field
         self.player = player
-        self.reason = message
-        super().__init__(f"{field}: {message}" if field else message)
+        self.message = message if isinstance(message, Message) else Message(message)
+
+    @property
+    def template(self) -> str:
+        """The message id (English, with ``{placeholders}``)."""
+        return self.message.msgid
+
+    @property
+    def params(self) -> Mapping[str, object]:
+        """The values of the template's placeholders."""
+        return self.message.params
+
+    @property
+    def reason(self) -> str:
+        """The message in English, without the field."""
+        return str(self.message)
+
+    def render(self, translate: Callable[[str], str] | None = None) -> str:
+        """``field: message`` in ``translate``'s language (English if None)."""
+        text = self.message.render(translate)
+        return f"{self.field}: {text}" if self.field else text
+
+    def __str__(self) -> str:
+        return self.render()
 
 
 # ---------------------------------------------------------------------------

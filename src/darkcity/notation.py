@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from darkcity.cast import Edition, Gender, Role, parse_role
+from darkcity.i18n import N_, Message, msg
 from darkcity.narration import render
 from darkcity.night import (
     Card,
@@ -32,12 +33,15 @@ from darkcity.night import (
     Withdrawal,
     resolve,
 )
+from darkcity.terms import role_term
 from darkcity.validation import validate
 
 __all__ = [
+    "JSON_ERRORS",
     "RESULT_FORMAT",
     "ROUND_FORMAT",
     "adjudicate",
+    "bad_json",
     "loads",
     "read_round",
     "result_document",
@@ -54,31 +58,53 @@ _GENDERS: Final = {g.value: g for g in Gender}
 _SEEKS: Final = {"feminine": Gender.FEMININE, "masculine": Gender.MASCULINE}
 
 
-def _type(value: object) -> str:
+#: The messages of Python's JSON parser, translated where they are shown.
+JSON_ERRORS: Final = (
+    N_("Expecting value"),
+    N_("Expecting ',' delimiter"),
+    N_("Expecting ':' delimiter"),
+    N_("Expecting property name enclosed in double quotes"),
+    N_("Unterminated string starting at"),
+    N_("Invalid control character at"),
+    N_("Invalid \\escape"),
+    N_("Invalid \\uXXXX escape"),
+    N_("Extra data"),
+    N_("Illegal trailing comma before end of object"),
+    N_("Illegal trailing comma before end of array"),
+)
+
+
+def bad_json(error: json.JSONDecodeError) -> Message:
+    """The message for a JSON syntax error (the parser's own words, translated when known)."""
+    return msg("bad JSON at line {line}, column {column}: {error}", line=error.lineno,
+               column=error.colno, error=Message(error.msg))
+
+
+def _type(value: object) -> Message:
     if value is None:
-        return "null"
+        return msg("null")
     if isinstance(value, bool):
-        return "a boolean"
+        return msg("a boolean")
     if isinstance(value, int | float):
-        return "a number"
+        return msg("a number")
     if isinstance(value, str):
-        return f"the string {value!r}"
+        return msg("the string {value!r}", value=value)
     if isinstance(value, list):
-        return "a list"
+        return msg("a list")
     if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+        return msg("an object")
+    return Message(type(value).__name__)
 
 
 def _object(value: object, where: str, player: str | None = None) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise RoundError(where, f"must be an object, not {_type(value)}", player)
+        raise RoundError(where, msg("must be an object, not {type}", type=_type(value)), player)
     return value
 
 
 def _string(value: object, where: str, player: str | None) -> str:
     if not isinstance(value, str):
-        raise RoundError(where, f"must be a string, not {_type(value)}", player)
+        raise RoundError(where, msg("must be a string, not {type}", type=_type(value)), player)
     return value
 
 
@@ -86,15 +112,16 @@ def _role(value: object, where: str, player: str | None) -> Role:
     name = _string(value, where, player)
     role = parse_role(name)
     if role is None:
-        raise RoundError(where, f"unknown role {name!r}", player)
+        raise RoundError(where, msg("unknown role {name!r}", name=name), player)
     return role
 
 
 def _unknown_keys(entry: dict[str, Any], allowed: frozenset[str], where: str, player: str) -> None:
     for k in entry:
         if k not in allowed:
-            raise RoundError(f"{where}.{k}", f"unknown key {k!r} (allowed: "
-                             f"{', '.join(sorted(allowed))})", player)
+            raise RoundError(f"{where}.{k}", msg("unknown key {key!r} (allowed: {allowed})",
+                                                 key=k, allowed=", ".join(sorted(allowed))),
+                             player)
 
 
 def read_round(doc: object) -> Night:
@@ -109,38 +136,40 @@ def parse_round(doc: object) -> Night:
     d = _object(doc, "document")
     fmt = d.get("format", ROUND_FORMAT)
     if fmt != ROUND_FORMAT:
-        raise RoundError("format", f"expected {ROUND_FORMAT!r}, not {fmt!r}")
+        raise RoundError("format", msg("expected {expected!r}, not {given!r}",
+                                        expected=ROUND_FORMAT, given=fmt))
     if "players" not in d:
-        raise RoundError("players", "missing (the seating order, 4 to 8 names)")
+        raise RoundError("players", msg("missing (the seating order, 4 to 8 names)"))
     raw_players = d["players"]
     if not isinstance(raw_players, list):
-        raise RoundError("players", f"must be a list of names, not {_type(raw_players)}")
+        raise RoundError("players", msg("must be a list of names, not {type}",
+                                         type=_type(raw_players)))
     players = tuple(_string(p, f"players[{i}]", None) for i, p in enumerate(raw_players))
     known = set(players)
 
     if "cards" not in d:
-        raise RoundError("cards", "missing (one card per player)")
+        raise RoundError("cards", msg("missing (one card per player)"))
     cards: dict[str, Card] = {}
     for p, raw in _object(d["cards"], "cards").items():
         where = f"cards.{p}"
         entry = _object(raw, where, p)
         _unknown_keys(entry, _CARD_KEYS, where, p)
         if "role" not in entry:
-            raise RoundError(f"{where}.role", "missing", p)
+            raise RoundError(f"{where}.role", msg("missing"), p)
         role = _role(entry["role"], f"{where}.role", p)
         edition = Edition.BASIC
         if "edition" in entry:
             ed = _string(entry["edition"], f"{where}.edition", p)
             if ed not in _EDITIONS:
                 raise RoundError(f"{where}.edition",
-                                 f"must be 'basic' or 'advanced', not {ed!r}", p)
+                                 msg("must be 'basic' or 'advanced', not {value!r}", value=ed), p)
             edition = _EDITIONS[ed]
         gender = None
         if "gender" in entry:
             gs = _string(entry["gender"], f"{where}.gender", p)
             if gs not in _GENDERS:
-                raise RoundError(f"{where}.gender", "must be 'feminine', 'masculine' or "
-                                 f"'neutral', not {gs!r}", p)
+                raise RoundError(f"{where}.gender", msg("must be 'feminine', 'masculine' or "
+                                                        "'neutral', not {value!r}", value=gs), p)
             gender = _GENDERS[gs]
         cards[p] = Card(role, edition, gender)
 
@@ -154,16 +183,16 @@ def parse_round(doc: object) -> Night:
         if "targets" in entry:
             raw_t = entry["targets"]
             if not isinstance(raw_t, list):
-                raise RoundError(f"{where}.targets", f"must be a list of players, not "
-                                 f"{_type(raw_t)}", p)
+                raise RoundError(f"{where}.targets", msg("must be a list of players, not "
+                                                         "{type}", type=_type(raw_t)), p)
             targets = tuple(_string(t, f"{where}.targets", p) for t in raw_t)
         kind = _role(entry["kind"], f"{where}.kind", p) if "kind" in entry else None
         seeks = None
         if "seeks" in entry:
             s = _string(entry["seeks"], f"{where}.seeks", p)
             if s not in _SEEKS:
-                raise RoundError(f"{where}.seeks", f"must be 'feminine' or 'masculine', "
-                                 f"not {s!r}", p)
+                raise RoundError(f"{where}.seeks", msg("must be 'feminine' or 'masculine', "
+                                                       "not {value!r}", value=s), p)
             seeks = _SEEKS[s]
         names = _string(entry["names"], f"{where}.names", p) if "names" in entry else None
         gestures[p] = Gesture(targets, shows, kind, seeks, names)
@@ -177,12 +206,13 @@ def parse_round(doc: object) -> Night:
             idx: list[int] = []
             for i in raw:
                 if not isinstance(i, int) or isinstance(i, bool):
-                    raise RoundError(where, f"attack indices are 0 or 1, not {_type(i)}", p)
+                    raise RoundError(where, msg("attack indices are 0 or 1, not {type}",
+                                                type=_type(i)), p)
                 idx.append(i)
             withdrawals[p] = tuple(idx)
         else:
-            raise RoundError(where, f"must be true, false or a list of attack indices, not "
-                             f"{_type(raw)}", p)
+            raise RoundError(where, msg("must be true, false or a list of attack indices, "
+                                        "not {type}", type=_type(raw)), p)
 
     zombie_targets: dict[str, str] = {}
     for p, raw in _object(d.get("zombie_targets", {}), "zombie_targets").items():
@@ -195,10 +225,11 @@ def parse_round(doc: object) -> Night:
         for name, xp in _object(raw, where, p).items():
             role = _role(name, f"{where}.{name}", p)
             if not isinstance(xp, int) or isinstance(xp, bool):
-                raise RoundError(f"{where}.{name}", f"XP must be a whole number, not "
-                                 f"{_type(xp)}", p)
+                raise RoundError(f"{where}.{name}", msg("XP must be a whole number, not {type}",
+                                                        type=_type(xp)), p)
             if role in rows:
-                raise RoundError(f"{where}.{name}", f"the {role.key} row is given twice", p)
+                raise RoundError(f"{where}.{name}", msg("the {role} row is given twice",
+                                                        role=role_term(role)), p)
             rows[role] = xp
         journals[p] = rows
 
@@ -206,14 +237,16 @@ def parse_round(doc: object) -> Night:
     if "journal_roles" in d:
         raw_jr = d["journal_roles"]
         if not isinstance(raw_jr, list):
-            raise RoundError("journal_roles", f"must be a list of roles, not {_type(raw_jr)}")
+            raise RoundError("journal_roles", msg("must be a list of roles, not {type}",
+                                                   type=_type(raw_jr)))
         journal_roles = tuple(_role(r, f"journal_roles[{i}]", None) for i, r in enumerate(raw_jr))
 
     for where, keys in (("gestures", gestures), ("withdrawals", withdrawals),
                         ("zombie_targets", zombie_targets), ("journals", journals)):
         for p in keys:
             if p not in known:
-                raise RoundError(f"{where}.{p}", f"{p!r} is not one of the players", p)
+                raise RoundError(f"{where}.{p}", msg("{player!r} is not one of the players",
+                                                     player=p), p)
     return Night(players, cards, gestures, withdrawals, zombie_targets, journals, journal_roles)
 
 
@@ -318,7 +351,7 @@ def loads(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise RoundError("", f"bad JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+        raise RoundError("", bad_json(e)) from None
     except RecursionError:
-        raise RoundError("", "bad JSON: nested too deeply") from None
+        raise RoundError("", msg("bad JSON: nested too deeply")) from None
 
