@@ -351,7 +351,8 @@ def preset(name: str, players: int) -> Deck:
         raise DeckError("deck", f"unknown preset {name!r} (known: {', '.join(_PRESETS)})")
     lo, hi = p.players
     if not lo <= players <= hi:
-        raise DeckError("deck", f"the {name!r} deck is for {lo} to {hi} players, not {players}")
+        span = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise DeckError("deck", f"the {name!r} deck is for {span} players, not {players}")
     return Deck.of(p.cards, players, name)
 
 

@@ -195,8 +195,9 @@ def _diff(a: object, b: object, path: str = "") -> str | None:
     """The first path where two JSON values differ, with both values."""
     if isinstance(a, dict) and isinstance(b, dict):
         for k in list(a) + [k for k in b if k not in a]:
+            where = f"{path}.{k}" if path else str(k)
             if k not in a or k not in b:
-                return f"{path}.{k}: {'missing in the replay' if k not in a else 'not recorded'}"
+                return f"{where}: {'missing in the replay' if k not in a else 'not recorded'}"
             d = _diff(a[k], b[k], f"{path}.{k}" if path else str(k))
             if d is not None:
                 return d
@@ -299,7 +300,11 @@ def _replay_night(game: Game, k: int, nd: dict[str, Any]) -> None:
         _do(game, WithdrawalChoice(p, night.withdrawals.get(p, False)), k, "withdrawal")
     if game.decision_point().phase is Phase.ZOMBIE:  # (mypy narrows game.phase)
         for p in game.pending:
-            target = night.zombie_targets.get(p) or game.gestures[p].targets[0]  # R-113
+            target = night.zombie_targets.get(p)
+            if target is None:
+                raise _Diverged(Divergence(k, "zombie", f"{p} is a Zombie still in play after "
+                                           "step 3 and chooses (R-113); the record has no "
+                                           "choice (zombie_targets)"))
             _do(game, ZombieChoice(p, target), k, "zombie")
     if len(game.nights) != k:
         raise _Diverged(Divergence(k, "zombie", "the night did not end"))
