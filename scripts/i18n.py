@@ -20,7 +20,7 @@ import io
 import string
 import sys
 from collections.abc import Iterable, Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
@@ -47,7 +47,7 @@ METHOD_MAP = [("**.py", "python")]
 COMMENT_TAGS = ("TRANSLATORS:",)
 WIDTH = 100
 #: A fixed date keeps the headers from changing on every run.
-EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
+EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 #: gettext's usual rule (CLDR's "many" for millions is no use to a party game).
 PLURAL_FORMS = {"en": "nplurals=2; plural=(n != 1);", "pt_BR": "nplurals=2; plural=(n > 1);"}
 HEADER = """\
@@ -177,8 +177,9 @@ def problems(lang: str, template: Catalog | None = None) -> list[str]:
         if m is None:
             found.append(f"{lang}: missing {_key(t)!r} (run scripts/i18n.py update)")
             continue
-        strings = list(m.string) if isinstance(m.string, tuple | list) else [m.string]
-        if not all(strings):
+        raw = list(m.string) if isinstance(m.string, tuple | list) else [m.string]
+        strings: list[str] = [s for s in raw if s]
+        if len(strings) != len(raw):
             found.append(f"{lang}: untranslated {_key(t)!r}")
             continue
         if m.fuzzy:

@@ -63,7 +63,13 @@ def _localized(command: Any, t: Translator) -> Any:
 
 
 class _Group(typer.core.TyperGroup):
-    """The app's group: its help in the reader's language."""
+    """The app's group: its help, and every command's, in the reader's language."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for command in getattr(self, "commands", {}).values():
+            if type(command) is typer.core.TyperCommand:
+                command.__class__ = _Command  # the same object, with a localized help
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         typer.core.TyperGroup.format_help(_localized(self, _help_translator(ctx)), ctx, formatter)
@@ -94,7 +100,7 @@ def _root() -> None:
 
 
 def _fail(t: Translator, message: Message) -> typer.Exit:
-    sys.stderr.write(f"darkcity: {t.render(message)}\n")
+    sys.stderr.write(f"darkcity: {t.render(message)}\n")  # i18n: not prose
     return typer.Exit(EXIT_INVALID)
 
 
@@ -154,7 +160,6 @@ def _documents(text: str) -> tuple[bool, list[tuple[int, Any]]]:
 
 
 @app.command(
-    cls=_Command,
     help=_("Adjudicate a night (Phases 4 and 5) and print the darkcity-result/1 document."),
 )
 def adjudicate(
