@@ -303,6 +303,8 @@ _DEATH, _DEVIL, _HUNTER, _ZOMBIE, _CREATURE, _NECRO, _ALIEN = (
 _NO_DISGUISE: Final = frozenset((Role.DEVIL, Role.NECROMANCER, Role.CREATURE, Role.DEATH))
 _SEEKABLE: Final = (Gender.FEMININE, Gender.MASCULINE)
 _EMPTY: Final = Gesture()
+#: Phases whose decisions the validation of a candidate night decides.
+_VALIDATED: Final = frozenset((Phase.GESTURE, Phase.WITHDRAWAL, Phase.ZOMBIE))
 
 
 class Game:
@@ -345,6 +347,7 @@ class Game:
         self.early: NightResult | None = None  # through step 3, in the ZOMBIE phase
         self._cast: frozenset[Role] = frozenset()
         self._legal_cache: dict[str, tuple[Decision, ...]] = {}
+        self._legal_sets: dict[str, frozenset[Decision]] = {}
         self._gesture_cache: dict[tuple[str, Card, str | None], tuple[Decision, ...]] = {}
         self._bare: Night | None = None
         for p, r in settings.free_xp.items():
@@ -470,6 +473,8 @@ class Game:
                 raise IllegalDecision("already-decided", f"{player} has already decided", player)
             raise IllegalDecision("wrong-player", f"{player} does not decide now; waiting for "
                                   f"{', '.join(self._pending)}", player)
+        if self.phase in _VALIDATED and decision in self._legal_set(player):
+            return  # one of the enumerated choices, each of which validation accepts
         if isinstance(decision, FreeXp):
             self._verify_free_xp(decision)
         elif isinstance(decision, DraftPick | FaceDownPick | TakeDeath | LookAtHand):
@@ -480,6 +485,13 @@ class Game:
             self._verify_withdrawal(decision)
         else:
             self._verify_zombie(decision)
+
+    def _legal_set(self, player: str) -> frozenset[Decision]:
+        found = self._legal_sets.get(player)
+        if found is None:
+            found = frozenset(self.legal(player))
+            self._legal_sets[player] = found
+        return found
 
     def can(self, decision: Decision) -> bool:
         """May ``decision`` be applied now?"""
@@ -548,6 +560,7 @@ class Game:
         self._required = tuple(who)
         self._pending = list(who)
         self._legal_cache = {}
+        self._legal_sets = {}
 
     # -- Phase 1: the draft ------------------------------------------------------
 
@@ -822,6 +835,7 @@ class Game:
             self._required = ()
             self._pending = []
             self._legal_cache = {}
+            self._legal_sets = {}
             return
         self._begin_night()
 
