@@ -26,11 +26,12 @@ from __future__ import annotations
 import functools
 import gettext
 import os
+import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from io import BytesIO
-from typing import Final
+from typing import Final, NamedTuple
 
 __all__ = [
     "ARTICLE",
@@ -77,8 +78,7 @@ def C_(context: str, message: str) -> str:
     return message
 
 
-@dataclass(frozen=True, slots=True)
-class Term:
+class Term(NamedTuple):
     """A noun the catalogs translate, with its article.
 
     ``Term(_("Vampire"), C_(ARTICLE, "the Vampire"))``: ``name`` is a message
@@ -165,17 +165,32 @@ TERM_SPECS: Final[Mapping[str, frozenset[str]]] = {
 }
 
 
-class _Bound:
-    """A :class:`Term` inside one rendering: ``format`` asks the translator for a form."""
+_FORMATTER: Final = string.Formatter()
+_CONVERT: Final[Mapping[str, Callable[[object], str]]] = {"r": repr, "s": str, "a": ascii}
+#: (key in the compiled template, parameter, format spec, conversion)
+_Field = tuple[str, str, str, str | None]
 
-    __slots__ = ("term", "translator")
 
-    def __init__(self, term: Term, translator: Translator) -> None:
-        self.term = term
-        self.translator = translator
+def _compile(template: str) -> tuple[str, tuple[_Field, ...]]:
+    """A template whose ``{name:spec}`` fields become plain ``{key}`` fields.
 
-    def __format__(self, spec: str) -> str:
-        return self.translator.term(self.term, spec)
+    The translator fills those keys itself (a :class:`Term`'s form), so that
+    one ``str.format_map`` renders the message.
+    """
+    parts: list[str] = []
+    fields: dict[str, _Field] = {}
+    for literal, name, spec, conversion in _FORMATTER.parse(template):
+        parts.append(literal.replace("{", "{{").replace("}", "}}"))
+        if name is None:
+            continue
+        if spec:
+            key = f"{name}\x1f{spec}\x1f{conversion or ''}"
+            parts.append(f"{{{key}}}")
+        else:
+            key = name
+            parts.append(f"{{{name}!{conversion}}}" if conversion else f"{{{name}}}")
+        fields[key] = (key, name, spec or "", conversion)
+    return "".join(parts), tuple(fields.values())
 
 
 class Translator:
@@ -185,7 +200,8 @@ class Translator:
     threads and readers.
     """
 
-    __slots__ = ("_catalog", "_contractions", "_gettext", "_ngettext", "_pgettext", "lang")
+    __slots__ = ("_catalog", "_compiled", "_contractions", "_forms", "_gettext", "_ngettext",
+                 "_pgettext", "lang")
 
     def __init__(self, lang: str, catalog: gettext.NullTranslations) -> None:
         self.lang = lang
@@ -194,6 +210,9 @@ class Translator:
         self._ngettext = catalog.ngettext
         self._pgettext = catalog.pgettext
         self._contractions = _CONTRACTIONS.get(lang, {})
+        # Memos (the same answers every time; a lost race only recomputes).
+        self._compiled: dict[str, tuple[str, tuple[_Field, ...]]] = {}
+        self._forms: dict[tuple[Term, str], str] = {}
 
     def __call__(self, message: str) -> str:
         """The translation of the message id ``message`` (itself if the catalog lacks it)."""
@@ -214,23 +233,44 @@ class Translator:
             template = self._gettext(message.msgid)
         else:
             template = self._ngettext(message.msgid, message.plural, message.n)
-        if not message.params:
-            return template
-        return template.format_map(self._values(message.params))
+        return self._fill(template, message.params) if message.params else template
 
-    def _values(self, params: Mapping[str, object]) -> dict[str, object]:
+    def format(self, msgid: str, params: Mapping[str, object]) -> str:
+        """``msgid`` translated and filled with ``params``: :meth:`render` without a Message."""
+        return self._fill(self._gettext(msgid), params)
+
+    def _fill(self, template: str, params: Mapping[str, object]) -> str:
+        compiled = self._compiled.get(template)
+        if compiled is None:
+            if len(self._compiled) > 4096:
+                self._compiled.clear()
+            compiled = self._compiled[template] = _compile(template)
+        text, fields = compiled
         values: dict[str, object] = {}
-        for k, v in params.items():
-            if isinstance(v, Term):
-                values[k] = _Bound(v, self)
+        forms = self._forms
+        for key, name, spec, conversion in fields:
+            v = params[name]
+            if v.__class__ is Term:
+                form = forms.get((v, spec))
+                values[key] = form if form is not None else self.term(v, spec)
+            elif not spec:
+                values[key] = self.render(v) if isinstance(v, Message) else v
+            elif isinstance(v, Term):
+                values[key] = self.term(v, spec)
             elif isinstance(v, Message):
-                values[k] = self.render(v)
+                values[key] = format(self.render(v), spec)
             else:
-                values[k] = v
-        return values
+                values[key] = format(_CONVERT[conversion](v) if conversion else v, spec)
+        return text.format_map(values)
 
     def term(self, term: Term, spec: str = "") -> str:
         """One form of ``term``: the name, with the article, or contracted (see the module)."""
+        form = self._forms.get((term, spec))
+        if form is None:
+            form = self._forms[(term, spec)] = self._term(term, spec)
+        return form
+
+    def _term(self, term: Term, spec: str) -> str:
         if not spec:
             return self._gettext(term.name)
         with_article = self._pgettext(ARTICLE, term.the)

@@ -133,4 +133,4 @@ def render(event: Event, night: Night, translate: Callable[[str], str] | None = 
     ``translate`` is a :class:`~darkcity.i18n.Translator` (from
     :func:`darkcity.i18n.translator`); ``None`` or ``str`` is English.
     """
-    return as_translator(translate).render(event_message(event, night))
+    return as_translator(translate).format(MESSAGES[event.key], event_params(event, night))
