@@ -327,6 +327,9 @@ class Game:
         self.nights: list[NightRecord] = []
         self.log: list[Decision] = []
         self.winners: tuple[str, ...] = ()
+        #: Scratch space for derived public data (the views keep their rendering of
+        #: finished nights here); never part of the game's state.
+        self.memo: dict[str, object] = {}
         self._dp = 0
         self._pending: list[str] = []
         self._required: tuple[str, ...] = ()

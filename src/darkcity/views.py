@@ -301,8 +301,22 @@ def decision_from_dict(doc: dict[str, Any]) -> Decision:
     raise ValueError(f"unknown decision type {t!r}")
 
 
-def view(game: Game, player: str | None = None) -> View:
-    """What ``player`` (None: a spectator) may know about ``game`` right now."""
+def _history(game: Game, since: int) -> tuple[NightView, ...]:
+    done = game.memo.get("views.history")
+    if not isinstance(done, list):
+        done = []
+        game.memo["views.history"] = done
+    for rec in game.nights[len(done):]:
+        done.append(_night_view(rec))
+    return tuple(done[max(since, 1) - 1:])
+
+
+def view(game: Game, player: str | None = None, *, since: int = 1) -> View:
+    """What ``player`` (None: a spectator) may know about ``game`` right now.
+
+    ``history`` holds the finished nights numbered ``since`` and later (all of
+    them by default; a server that already sent the earlier ones asks for less).
+    """
     if player is not None and player not in game.players:
         raise ValueError(f"{player!r} is not one of the players")
     phase = game.phase
@@ -375,6 +389,6 @@ def view(game: Game, player: str | None = None) -> View:
         received=received,
         choices=choices,
         narration=narration,
-        history=tuple(_night_view(rec) for rec in game.nights),
+        history=_history(game, since),
         winners=game.winners,
     )
