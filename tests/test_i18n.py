@@ -28,6 +28,7 @@ from darkcity.cast import Role
 from darkcity.i18n import (
     ARTICLE,
     LANGUAGES,
+    Message,
     Translator,
     language_from_environment,
     msg,
@@ -267,6 +268,10 @@ def test_one_message_rendered_for_each_reader() -> None:
     wire = json.loads(json.dumps(m.to_json()))
     assert wire["msgid"] == m.msgid and wire["params"]["actor"] == "Ana"
     assert wire["params"]["role"] == {"term": "Death", "the": "Death"}
+    back = Message.from_json(wire)
+    assert back == m and back.render(translator("pt")) == m.render(translator("pt"))
+    nested = msg("{label}: {error}", label="x", error=msgn("a {n}", "b {n}", 2))
+    assert Message.from_json(json.loads(json.dumps(nested.to_json()))) == nested
 
 
 def test_portuguese_contractions() -> None:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from io import BytesIO
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 __all__ = [
     "ARTICLE",
@@ -133,6 +133,20 @@ class Message:
             doc["plural"] = self.plural
             doc["n"] = self.n
         return doc
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> Message:
+        """The message :meth:`to_json` wrote (a stored or received message)."""
+        params: dict[str, object] = {}
+        for k, v in doc.get("params", {}).items():
+            if isinstance(v, dict) and "msgid" in v:
+                params[k] = cls.from_json(v)
+            elif isinstance(v, dict) and "term" in v:
+                params[k] = Term(v["term"], v["the"])
+            else:
+                params[k] = v
+        plural = doc.get("plural")
+        return cls(doc["msgid"], params, plural, int(doc.get("n", 1)))
 
 
 def msg(msgid: str, /, **params: object) -> Message:
