@@ -6,8 +6,6 @@ K-10, R-117.
 
 from __future__ import annotations
 
-import pytest
-
 from .helpers import check, events, play
 
 # A quiet 4-player night: 3: Werewolf Caio kills Priest Duda (1 XP); Ana (Priest)
@@ -162,8 +160,6 @@ def test_narration_inside_a_step_goes_by_seat() -> None:
     assert [e[2] for e in step2] == ["Ana", "Caio"]
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a removed actor's 'out-no-action' event "
-                   "is narrated before the step's earlier seats act (R-117 seat order)")
 def test_narration_of_an_actor_already_out_keeps_seat_order() -> None:
     """R-117 ("inside a step by seat"), R-11.
 
@@ -178,8 +174,6 @@ def test_narration_of_an_actor_already_out_keeps_seat_order() -> None:
     assert step2 == sorted(step2, key=["Ana", "Caio"].index)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: end-of-night events go by seat, not "
-                   "photos, then the Mummy/Demoniac outcomes, then Death's name (R-117)")
 def test_end_of_night_narration_photos_then_mummy_demoniac_then_death() -> None:
     """R-117 ("then photos, marriages, the Mummy and Demoniac outcomes, Death's name").
 

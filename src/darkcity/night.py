@@ -19,12 +19,23 @@ recorded as :class:`Event` values, which the narration renders.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Final, TypeAlias
+from typing import Final, NamedTuple, TypeAlias
 
-from darkcity.cast import CAST, MAIN_CAST, Edition, Effect, Gender, Reach, Role, effect
+from darkcity.cast import (
+    CAST,
+    MAIN_CAST,
+    SPECIAL_CAST,
+    Edition,
+    Effect,
+    Gender,
+    Reach,
+    Role,
+    effect,
+)
 from darkcity.i18n import Message
+from darkcity.journal import victory
 
 __all__ = [
     "FULL",
@@ -173,8 +184,7 @@ class Mark(enum.StrEnum):
     UNDEAD = "undead"
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """One thing the Mayor narrates. Seats index ``Night.players``.
 
     ``key`` names a message template of :mod:`darkcity.narration`; ``target``
@@ -233,10 +243,13 @@ def neighbours(players: tuple[str, ...], cards: Mapping[str, Card], player: str)
 
 def default_journal_roles(night: Night) -> tuple[Role, ...]:
     """The six main-cast rows plus every special role in the cards or journals."""
-    present = {c.role for c in night.cards.values()}
+    present = [False] * len(Role)
+    for c in night.cards.values():
+        present[c.role] = True
     for j in night.journals.values():
-        present.update(j)
-    return MAIN_CAST + tuple(r for r in Role if CAST[r].special and r in present)
+        for r in j:
+            present[r] = True
+    return MAIN_CAST + tuple([r for r in SPECIAL_CAST if present[r]])
 
 
 def possible_cast(night: Night) -> frozenset[Role]:
@@ -286,19 +299,34 @@ def proposal_immune(night: Night, target: str, creature: str) -> bool:
 
 # ---------------------------------------------------------------------------
 # Resolution (Phases 4 and 5)
+#
+# The resolver is the hot path of every simulation, so it works on seat
+# indices and on tuples indexed by role value (an Enum's hash is a Python
+# call); the rules themselves stay in the tables of :mod:`darkcity.cast`.
 
 _DEVIL, _VAMPIRE, _WEREWOLF, _ZOMBIE, _HUNTER, _PRIEST = (
     Role.DEVIL, Role.VAMPIRE, Role.WEREWOLF, Role.ZOMBIE, Role.HUNTER, Role.PRIEST)
 _ANGEL, _ALIEN, _NECRO, _CREATURE, _MUMMY, _DEMONIAC, _REPORTER, _VOODOO, _DEATH = (
     Role.ANGEL, Role.ALIEN, Role.NECROMANCER, Role.CREATURE, Role.MUMMY, Role.DEMONIAC,
     Role.REPORTER, Role.VOODOOIST, Role.DEATH)
-_TOUGH: Final = frozenset(r for r in Role if CAST[r].tough)
-_MONSTERS: Final = frozenset(r for r in Role if CAST[r].monster)
-_GUARDIANS: Final = frozenset(r for r in Role if CAST[r].guardian)
-_UNRAISABLE: Final = frozenset((Role.DEVIL, Role.ALIEN, Role.ANGEL))  # R-56
-_PROPOSAL_IMMUNE: Final = frozenset((Role.ANGEL, Role.DEVIL, Role.PRIEST, Role.ALIEN))  # R-62
+_ROLES: Final = tuple(Role)
+_TOUGH: Final = tuple(CAST[r].tough for r in _ROLES)
+_MONSTER: Final = tuple(CAST[r].monster for r in _ROLES)
+_UNRAISABLE: Final = tuple(r in (_DEVIL, _ALIEN, _ANGEL) for r in _ROLES)  # R-56
+_PROPOSAL_IMMUNE: Final = tuple(r in (_ANGEL, _DEVIL, _PRIEST, _ALIEN) for r in _ROLES)  # R-62
+_AIMS_AT_PLAYERS: Final = tuple(
+    CAST[r].gesture.reach in (Reach.ANYONE, Reach.NEIGHBOUR, Reach.BOTH_NEIGHBOURS)
+    for r in _ROLES)
 _STEP_INDEX: Final = {"1+": 0, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8}
+# The combat panels as rows indexed by target role (None: that role never attacks).
+_PANEL_T: Final = tuple(
+    tuple(effect(a, t) for t in _ROLES) if a in (
+        _ANGEL, _DEVIL, _VAMPIRE, _WEREWOLF, _ZOMBIE, _HUNTER, _ALIEN) else None
+    for a in _ROLES)
+_NO_MARKS: Final[frozenset[Mark]] = frozenset()
 
+_KILL, _KILL_NO_XP, _HIT, _MISS, _ABDUCT = (
+    Effect.KILL, Effect.KILL_NO_XP, Effect.HIT, Effect.MISS, Effect.ABDUCT)
 _KILLED, _ABDUCTED, _DAMNED = Fate.KILLED, Fate.ABDUCTED, Fate.DAMNED
 
 
@@ -306,10 +334,10 @@ class _Table:
     """The mutable state of one resolution; private to :func:`resolve`."""
 
     __slots__ = (
-        "abducted_by", "aims", "attacked_hunter", "credit", "damned_any", "dropped", "events",
+        "abducted_by", "attacked_hunter", "credit", "damned_any", "dropped", "events",
         "exorcised", "hits", "kind", "left", "married", "n", "night", "penalty", "players",
-        "removed", "removed_at", "right", "role", "seeks", "shown", "targets", "undead",
-        "withdrawn", "zombie_final",
+        "removed", "right", "role", "seeks", "shown", "targets", "undead", "withdrawn",
+        "zombie_final",
     )
 
     def __init__(self, night: Night) -> None:
@@ -317,43 +345,48 @@ class _Table:
         n = len(players)
         seat = {p: i for i, p in enumerate(players)}
         cards = night.cards
-        gestures = night.gestures
         role = [cards[p].role for p in players]
         self.night = night
         self.players = players
         self.n = n
         self.role = role
-        death = [r is _DEATH for r in role]
-        left = [0] * n
-        right = [0] * n
-        for i in range(n):
-            j = (i + 1) % n
-            if death[j]:
-                j = (j + 1) % n
-            left[i] = j
-            j = (i - 1) % n
-            if death[j]:
-                j = (j - 1) % n
-            right[i] = j
+        if _DEATH in role:
+            left = [0] * n
+            right = [0] * n
+            for i in range(n):
+                j = (i + 1) % n
+                if role[j] is _DEATH:
+                    j = (j + 1) % n
+                left[i] = j
+                j = (i - 1) % n
+                if role[j] is _DEATH:
+                    j = (j - 1) % n
+                right[i] = j
+        else:
+            left = [*range(1, n), 0]
+            right = [n - 1, *range(n - 1)]
         self.left = left
         self.right = right
         shown = list(role)
         targets: list[tuple[int, ...]] = [()] * n
         kind: list[Role | None] = [None] * n
         seeks: list[Gender | None] = [None] * n
-        for p, g in gestures.items():
+        for p, g in night.gestures.items():
             i = seat[p]
             if g.shows is not None:
                 shown[i] = g.shows
             if g.targets:
-                targets[i] = tuple(seat[t] for t in g.targets)
-            kind[i] = g.kind if g.kind is not None else None
-            seeks[i] = g.seeks
+                targets[i] = tuple([seat[x] for x in g.targets])
+            if g.kind is not None:
+                kind[i] = g.kind
+            if g.seeks is not None:
+                seeks[i] = g.seeks
             if g.names is not None:
                 targets[i] = (seat[g.names],)
-        for i in range(n):
-            if shown[i] is _NECRO:
-                targets[i] = (left[i], right[i])
+        if _NECRO in shown:
+            for i in range(n):
+                if shown[i] is _NECRO:
+                    targets[i] = (left[i], right[i])
         self.shown = shown
         self.targets = targets
         self.kind = kind
@@ -361,22 +394,20 @@ class _Table:
         withdrawn = [False] * n
         dropped: list[tuple[int, ...]] = [()] * n
         for p, w in night.withdrawals.items():
-            i = seat[p]
             if w is True:
-                withdrawn[i] = True
+                withdrawn[seat[p]] = True
             elif w:
                 if len(set(w)) >= 2:
-                    withdrawn[i] = True
+                    withdrawn[seat[p]] = True
                 else:
-                    dropped[i] = tuple(w)
+                    dropped[seat[p]] = tuple(w)
         self.withdrawn = withdrawn
         self.dropped = dropped
         zf = [-1] * n
-        for p, t in night.zombie_targets.items():
-            zf[seat[p]] = seat[t]
+        for p, x in night.zombie_targets.items():
+            zf[seat[p]] = seat[x]
         self.zombie_final = zf
         self.removed: list[Fate | None] = [None] * n
-        self.removed_at = [-1] * n
         self.hits = [0] * n
         self.exorcised = [False] * n
         self.undead = [False] * n
@@ -387,7 +418,6 @@ class _Table:
         self.damned_any = [False] * n
         self.married = [-1] * n
         self.events: list[Event] = []
-        self.aims: list[tuple[int, ...]] | None = None
 
     # -- helpers ------------------------------------------------------------
 
@@ -395,19 +425,18 @@ class _Table:
         """R-02: in play at the beginning of the current step."""
         return not self.withdrawn[i] and self.removed[i] is None and self.role[i] is not _DEATH
 
-    def acting(self, role: Role, step: str) -> list[int]:
-        """Real-role actors of a step still in play (R-11), by seat."""
-        r = self.role
-        out = []
-        for i in range(self.n):
-            if r[i] is role:
-                if self.withdrawn[i]:
-                    continue
-                if self.removed[i] is not None:
+    def acting(self, role: Role, step: str) -> Iterator[int]:
+        """Real-role actors of a step still in play (R-11), by seat.
+
+        An actor removed at an earlier step is narrated in its seat's turn.
+        """
+        withdrawn, removed = self.withdrawn, self.removed
+        for i, r in enumerate(self.role):
+            if r is role and not withdrawn[i]:
+                if removed[i] is not None:
                     self.events.append(Event(step, "out-no-action", i))
-                    continue
-                out.append(i)
-        return out
+                else:
+                    yield i
 
     def immune(self, attacker: int, target: int) -> str | None:
         """Immunity chosen by the target (R-71 flash, R-74 doll), or None."""
@@ -418,61 +447,74 @@ class _Table:
             return "doll"
         return None
 
+    def aims(self) -> list[tuple[int, ...]]:
+        """Phase-2 aims by seat, by shown role (see :func:`aims`)."""
+        out: list[tuple[int, ...]] = []
+        role = self.role
+        for i, s in enumerate(self.shown):
+            if _AIMS_AT_PLAYERS[s]:
+                out.append(self.targets[i])
+            elif s is _ALIEN:
+                k = self.kind[i]
+                out.append(tuple([x for x, r in enumerate(role) if x != i and r is k]))
+            else:
+                out.append(())
+        return out
+
 
 class _Step:
     """What one step causes, applied together at its end (R-10)."""
 
-    __slots__ = ("deaths", "hits", "index", "name", "removal", "tough_hitters")
+    __slots__ = ("deaths", "hits", "name", "removal", "tough_hitters")
 
     def __init__(self, name: str, removal: Fate = _KILLED) -> None:
         self.name = name
-        self.index = _STEP_INDEX[name]
         self.removal = removal
         self.deaths: dict[int, Fate] = {}
         self.hits: dict[int, int] = {}
         self.tough_hitters: dict[int, list[int]] = {}
 
 
-def _strike(
-    t: _Table, st: _Step, a: int, target: int, silent_forfeit: bool = False
-) -> Effect | None:
-    """One harmful attack of ``a`` on ``target`` at step ``st`` (R-01..R-06).
-
-    Returns the effect it had, or None if it was forfeit or stopped.
-    """
+def _strike(t: _Table, st: _Step, a: int, target: int) -> None:
+    """One harmful attack of ``a`` on ``target`` at step ``st`` (R-01..R-06)."""
     ev = t.events
     step = st.name
     if t.withdrawn[target]:
-        if not silent_forfeit:
-            ev.append(Event(step, "forfeit-withdrawn", a, target))
-        return None
+        ev.append(Event(step, "forfeit-withdrawn", a, target))
+        return
     if t.removed[target] is not None:
-        if not silent_forfeit:
-            ev.append(Event(step, "forfeit-removed", a, target))
-        return None
+        ev.append(Event(step, "forfeit-removed", a, target))
+        return
     ra = t.role[a]
     rt = t.role[target]
-    eff = effect(ra, rt)
-    if eff is Effect.MISS:
+    row = _PANEL_T[ra]
+    assert row is not None
+    eff = row[rt]
+    if eff is _MISS:
         ev.append(Event(step, "miss-devil", a, target))
-        return eff
-    why = t.immune(a, target)
-    if why is not None:
-        ev.append(Event(step, "immune-" + why, a, target))
-        return None
-    if eff is Effect.KILL or eff is Effect.KILL_NO_XP or eff is Effect.ABDUCT:
+        return
+    if rt is _REPORTER or rt is _VOODOO:
+        why = t.immune(a, target)
+        if why is not None:
+            ev.append(Event(step, "immune-" + why, a, target))
+            return
+    if eff is _KILL:
         st.deaths[target] = st.removal
-        if eff is Effect.KILL_NO_XP:
-            t.penalty[a] = True
-        else:
-            t.credit[a] = True
-            if eff is Effect.ABDUCT:
-                t.abducted_by[a] += 1
-        ev.append(Event(step, _KILL_KEY[eff], a, target))
-    elif eff is Effect.HIT:
+        t.credit[a] = True
+        ev.append(Event(step, "kill", a, target))
+    elif eff is _HIT:
         st.hits[target] = st.hits.get(target, 0) + 1
         st.tough_hitters.setdefault(target, []).append(a)
         ev.append(Event(step, "hit", a, target))
+    elif eff is _ABDUCT:
+        st.deaths[target] = st.removal
+        t.credit[a] = True
+        t.abducted_by[a] += 1
+        ev.append(Event(step, "abduct", a, target))
+    elif eff is _KILL_NO_XP:
+        st.deaths[target] = st.removal
+        t.penalty[a] = True
+        ev.append(Event(step, "kill-guardian", a, target))
     elif eff is Effect.ATTACKER_DIES:
         st.deaths[a] = _KILLED
         ev.append(Event(step, "dies-on-priest", a, target))
@@ -486,14 +528,9 @@ def _strike(
         ev.append(Event(step, "attacks-zombie", a, target))
     else:
         ev.append(Event(step, "no-effect", a, target))
-    return eff
 
 
-_KILL_KEY: Final = {Effect.KILL: "kill", Effect.KILL_NO_XP: "kill-guardian",
-                    Effect.ABDUCT: "abduct"}
-
-
-def _end_step(t: _Table, st: _Step, focus: set[int] | None = None) -> None:
+def _end_step(t: _Table, st: _Step, focus: tuple[int, ...] = ()) -> None:
     """Apply a step's hits and removals together (R-10, R-14)."""
     ev = t.events
     for target, h in st.hits.items():
@@ -503,23 +540,22 @@ def _end_step(t: _Table, st: _Step, focus: set[int] | None = None) -> None:
             fate = st.removal
             if target not in st.deaths:
                 st.deaths[target] = fate
-            hitters = st.tough_hitters[target]
-            for a in hitters:
+            for a in st.tough_hitters[target]:
                 # credit only on a target already hit at an earlier step (R-14),
                 # or an advanced Hunter's focused arrows (R-38)
-                if before >= 1 or (focus is not None and a in focus):
+                if before >= 1 or a in focus:
                     t.credit[a] = True
                     if fate is _ABDUCTED:
                         t.abducted_by[a] += 1
             ev.append(Event(st.name, "tough-abducted" if fate is _ABDUCTED else "tough-killed",
                             target))
         else:
-            key = "wounded" if t.role[target] is _CREATURE else "awakened"
-            ev.append(Event(st.name, key, target))
+            ev.append(Event(st.name, "wounded" if t.role[target] is _CREATURE else "awakened",
+                            target))
+    removed = t.removed
     for i, fate in st.deaths.items():
-        if t.removed[i] is None:
-            t.removed[i] = fate
-            t.removed_at[i] = st.index
+        if removed[i] is None:
+            removed[i] = fate
 
 
 def _step_angel(t: _Table) -> None:
@@ -531,14 +567,15 @@ def _step_angel(t: _Table) -> None:
 
 def _step_devil(t: _Table) -> None:
     st = _Step("1", _DAMNED)
-    aims = _aims(t)
+    aims: list[tuple[int, ...]] | None = None
+    role = t.role
     for d in t.acting(_DEVIL, "1"):
+        if aims is None:
+            aims = t.aims()
         t.events.append(Event("1", "devil-reveals", d, -1, int(t.shown[d])))
         for x in aims[d]:
-            if not t.valid(x):
-                continue
-            rx = t.role[x]
-            if rx is _ANGEL or (rx is _DEMONIAC and not t.exorcised[x]):
+            rx = role[x]
+            if (rx is _ANGEL or (rx is _DEMONIAC and not t.exorcised[x])) and t.valid(x):
                 st.deaths[x] = _DAMNED
                 t.damned_any[d] = True
                 t.events.append(Event("1", "damn", d, x))
@@ -561,49 +598,50 @@ def _step_werewolf(t: _Table) -> None:
 
 def _step_zombie(t: _Table) -> None:
     st = _Step("4")
-    zombies = t.acting(_ZOMBIE, "4")
-    for a in zombies:
+    zombies: list[int] = []
+    for a in t.acting(_ZOMBIE, "4"):
+        zombies.append(a)
         first = t.targets[a][0]
         final = t.zombie_final[a]
         if final < 0:
             final = first
-        if final != first:
+        elif final != first:
             t.events.append(Event("4", "zombie-switches", a, final, first))
         _strike(t, st, a, final)
     # The cannibal rule (R-52): neighbouring Zombies both in play both die.
-    inplay = set(zombies)
-    for a in zombies:
-        for b in (t.left[a], t.right[a]):
-            if b in inplay and b != a:
-                st.deaths[a] = _KILLED
-                if a < b:
-                    t.events.append(Event("4", "cannibals", a, b))
+    if len(zombies) == 2:
+        a, b = zombies
+        if b == t.left[a] or b == t.right[a]:
+            st.deaths[a] = _KILLED
+            st.deaths[b] = _KILLED
+            t.events.append(Event("4", "cannibals", a, b))
     _end_step(t, st)
 
 
 def _step_hunter(t: _Table) -> None:
     st = _Step("5")
-    focus: set[int] = set()
-    hunters = t.acting(_HUNTER, "5")
-    for h in hunters:
+    focus: list[int] = []
+    hunters: list[int] = []
+    for h in t.acting(_HUNTER, "5"):
+        hunters.append(h)
         arrows = t.targets[h]
-        kept = [k for k in (0, 1) if k not in t.dropped[h]]
-        for k in (0, 1):
-            if k not in kept:
-                t.events.append(Event("5", "arrow-withdrawn", h, arrows[k]))
-        for k in kept:
-            _strike(t, st, h, arrows[k])
-        if len(kept) == 2 and arrows[0] == arrows[1] and t.role[arrows[0]] in _TOUGH:
-            focus.add(h)
+        dropped = t.dropped[h]
+        if dropped:
+            k = dropped[0]
+            t.events.append(Event("5", "arrow-withdrawn", h, arrows[k]))
+            _strike(t, st, h, arrows[1 - k])
+        else:
+            _strike(t, st, h, arrows[0])
+            _strike(t, st, h, arrows[1])
+            if arrows[0] == arrows[1] and _TOUGH[t.role[arrows[0]]]:
+                focus.append(h)
     # The silver reflex (R-35, R-36): every Werewolf that attacked a Hunter in play.
-    inplay = set(hunters)
-    for w in range(t.n):
-        h = t.attacked_hunter[w]
-        if h >= 0 and h in inplay and t.removed[w] is None:
+    for w, h in enumerate(t.attacked_hunter):
+        if h >= 0 and h in hunters and t.removed[w] is None:
             st.deaths[w] = _KILLED
             t.credit[h] = True
             t.events.append(Event("5", "reflex", h, w))
-    _end_step(t, st, focus)
+    _end_step(t, st, tuple(focus))
 
 
 def _step_alien(t: _Table) -> None:
@@ -611,20 +649,20 @@ def _step_alien(t: _Table) -> None:
     for a in t.acting(_ALIEN, "6"):
         kind = t.kind[a]
         took = False
-        for x in range(t.n):
-            if x != a and t.role[x] is kind and t.valid(x):
+        for x, r in enumerate(t.role):
+            if r is kind and x != a and t.valid(x):
                 took = True
                 _strike(t, st, a, x)
         if not took:
-            t.events.append(Event("6", "alien-finds-none", a, -1, int(kind) if kind is not None
-                                  else -1))
+            t.events.append(Event("6", "alien-finds-none", a, -1,
+                                  int(kind) if kind is not None else -1))
     _end_step(t, st)
 
 
 def _step_necromancer(t: _Table) -> None:
     for a in t.acting(_NECRO, "7"):
         for x in (t.left[a], t.right[a]):
-            if t.removed[x] is not _KILLED or t.role[x] in _UNRAISABLE:
+            if t.removed[x] is not _KILLED or _UNRAISABLE[t.role[x]]:
                 continue
             if t.immune(a, x) is not None:
                 t.events.append(Event("7", "raise-resisted", a, x))
@@ -641,8 +679,7 @@ def _step_creature(t: _Table) -> None:
         if not t.valid(x):
             t.events.append(Event("8", "proposal-forfeit", c, x))
             continue
-        rx = t.role[x]
-        if rx in _PROPOSAL_IMMUNE or t.immune(c, x) is not None:
+        if _PROPOSAL_IMMUNE[t.role[x]] or t.immune(c, x) is not None:
             t.events.append(Event("8", "proposal-ignored", c, x))
             continue
         if cards[players[x]].identity is t.seeks[c]:
@@ -652,41 +689,14 @@ def _step_creature(t: _Table) -> None:
             t.events.append(Event("8", "proposal-wrong-gender", c, x))
 
 
-def _aims(t: _Table) -> list[tuple[int, ...]]:
-    """Phase-2 aims by seat, by shown role (see :func:`aims`)."""
-    if t.aims is not None:
-        return t.aims
-    out: list[tuple[int, ...]] = []
-    role = t.role
-    for i in range(t.n):
-        s = t.shown[i]
-        reach = CAST[s].gesture.reach
-        if reach is Reach.KIND:
-            if s is _ALIEN:
-                k = t.kind[i]
-                out.append(tuple(x for x in range(t.n) if x != i and role[x] is k))
-            else:
-                out.append(())
-        elif reach is Reach.NAME or reach is Reach.NOBODY:
-            out.append(())
-        else:
-            out.append(t.targets[i])
-    t.aims = out
-    return out
-
-
 # ---------------------------------------------------------------------------
-# Goals: one small function per role, each reading the finished night.
-# Each returns the XP earned (before the withdrawal rule, applied by resolve).
-
-
-def _alive(t: _Table, i: int) -> bool:
-    return t.removed[i] is None
+# Goals: one small function per role, each reading the finished night and
+# returning the XP earned (the withdrawal rule is applied by the caller).
 
 
 def _goal_devil(t: _Table, d: int) -> int:
     """R-24..R-27: survive, and make someone withdraw (or, advanced, damn a soul)."""
-    if not _alive(t, d):
+    if t.removed[d] is not None:
         return 0
     if t.damned_any[d] and t.night.cards[t.players[d]].edition is Edition.ADVANCED:
         return 1
@@ -694,85 +704,86 @@ def _goal_devil(t: _Table, d: int) -> int:
 
 
 def _devil_withdrawal_goal(t: _Table, d: int) -> bool:
-    aims = _aims(t)
-    shown = t.shown[d]
     role = t.role
-    for p in range(t.n):
-        if p == d or not (t.withdrawn[p] or (role[p] is _HUNTER and t.dropped[p])):
-            continue  # not a withdrawing party (R-26)
+    withdrawn, dropped = t.withdrawn, t.dropped
+    parties = [p for p in range(t.n)
+               if p != d and (withdrawn[p] or (role[p] is _HUNTER and dropped[p]))]
+    if not parties:
+        return False  # nobody withdrew (R-26)
+    aims = t.aims()
+    shown = t.shown[d]
+    for p in parties:
         if p in aims[d] and shown in _W_AIMED:  # W1, W4
             return True
         if d in aims[p]:
             rp = role[p]
-            if shown is _PRIEST and rp in (_VAMPIRE, _HUNTER):  # W2
+            if shown is _PRIEST and (rp is _VAMPIRE or rp is _HUNTER):  # W2
                 return True
             if shown is _HUNTER and rp is _WEREWOLF:  # W3
                 return True
             if shown is _MUMMY:  # W5
                 return True
-            if shown in (_REPORTER, _DEMONIAC, _VOODOO) and rp is _HUNTER:  # W6
+            if (shown is _REPORTER or shown is _DEMONIAC or shown is _VOODOO) and (
+                    rp is _HUNTER):  # W6
                 return True
     return False
 
 
-_W_AIMED: Final = frozenset((_VAMPIRE, _WEREWOLF, _ZOMBIE, _HUNTER, _ANGEL, _ALIEN, _REPORTER))
+_W_AIMED: Final = (_VAMPIRE, _WEREWOLF, _ZOMBIE, _HUNTER, _ANGEL, _ALIEN, _REPORTER)
 
 
 def _goal_killer(t: _Table, i: int) -> int:
     """Vampire, Werewolf, Zombie (R-30..R-32, R-53): survive and a credited kill."""
-    return int(_alive(t, i) and t.credit[i])
+    return int(t.removed[i] is None and t.credit[i])
 
 
 def _goal_hunter(t: _Table, i: int) -> int:
     """R-33..R-38: survive, a credited kill (arrow, reflex or focus), no guardian killed."""
-    return int(_alive(t, i) and t.credit[i] and not t.penalty[i])
+    return int(t.removed[i] is None and t.credit[i] and not t.penalty[i])
 
 
 def _goal_survive(t: _Table, i: int) -> int:
     """Priest, Voodooist (R-39, R-74)."""
-    return int(_alive(t, i))
+    return int(t.removed[i] is None)
 
 
 def _goal_angel(t: _Table, i: int) -> int:
     """R-43: survive, and kill a monster or exorcise the Demoniac."""
-    if not _alive(t, i):
+    if t.removed[i] is not None:
         return 0
-    if t.credit[i]:
-        return 1
-    g = t.targets[i]
-    return int(bool(g) and t.exorcised[g[0]])
+    return int(t.credit[i] or t.exorcised[t.targets[i][0]])
 
 
 def _goal_alien(t: _Table, i: int) -> int:
     """R-47: 1 XP per player abducted, at most 2."""
-    return min(2, t.abducted_by[i]) if _alive(t, i) else 0
+    return min(2, t.abducted_by[i]) if t.removed[i] is None else 0
 
 
 def _goal_necromancer(t: _Table, i: int) -> int:
     """R-58: survive and raise a servant."""
-    return int(_alive(t, i) and any(t.undead[x] for x in (t.left[i], t.right[i])))
+    return int(t.removed[i] is None and (t.undead[t.left[i]] or t.undead[t.right[i]]))
 
 
 def _goal_creature(t: _Table, i: int) -> int:
     """R-61: survive (wounded is fine) and marry."""
-    return int(_alive(t, i) and t.married[i] >= 0)
+    return int(t.removed[i] is None and t.married[i] >= 0)
 
 
 def _goal_mummy(t: _Table, i: int) -> int:
     """R-66: one hit, and only one."""
-    return int(t.hits[i] == 1 and _alive(t, i))
+    return int(t.hits[i] == 1 and t.removed[i] is None)
 
 
 def _goal_demoniac(t: _Table, i: int) -> int:
     """R-67: killed (or abducted) unexorcised; or exorcised and alive."""
     if t.exorcised[i]:
-        return int(_alive(t, i))
+        return int(t.removed[i] is None)
     return int(t.removed[i] is _KILLED or t.removed[i] is _ABDUCTED)
 
 
 def _goal_reporter(t: _Table, i: int) -> int:
     """R-70: survive and a photo of a living monster (not the Devil) or a servant."""
-    return int(_alive(t, i) and any(_photo_counts(t, x) for x in t.targets[i]))
+    return int(t.removed[i] is None and any(_photo_counts(t, x) for x in t.targets[i]))
 
 
 def _photo_counts(t: _Table, x: int) -> bool:
@@ -781,7 +792,7 @@ def _photo_counts(t: _Table, x: int) -> bool:
     if t.undead[x]:
         return True
     r = t.role[x]
-    return r in _MONSTERS and r is not _DEVIL and t.removed[x] is None
+    return _MONSTER[r] and r is not _DEVIL and t.removed[x] is None
 
 
 def _goal_death(t: _Table, i: int) -> int:
@@ -791,7 +802,7 @@ def _goal_death(t: _Table, i: int) -> int:
     return int((fate is _KILLED and not t.undead[x]) or fate is _ABDUCTED)
 
 
-_GOALS: Final = {
+_GOALS: Final[tuple[Callable[[_Table, int], int], ...]] = tuple({
     Role.DEVIL: _goal_devil,
     Role.VAMPIRE: _goal_killer,
     Role.WEREWOLF: _goal_killer,
@@ -807,7 +818,7 @@ _GOALS: Final = {
     Role.REPORTER: _goal_reporter,
     Role.VOODOOIST: _goal_survive,
     Role.DEATH: _goal_death,
-}
+}[r] for r in _ROLES)
 
 _STEPS: Final = (
     ("1+", _ANGEL, _step_angel),
@@ -823,26 +834,25 @@ _STEPS: Final = (
 
 
 def _end_of_night(t: _Table) -> None:
-    """Photos, the Mummy and the Demoniac, Death's name (R-117)."""
+    """Photos, then the Mummy and Demoniac outcomes, then Death's name (R-117)."""
     ev = t.events
-    for i in range(t.n):
-        r = t.role[i]
-        if t.withdrawn[i]:
-            continue
-        if r is _REPORTER and t.removed[i] is None:
+    role, removed, withdrawn = t.role, t.removed, t.withdrawn
+    for i, r in enumerate(role):
+        if r is _REPORTER and removed[i] is None and not withdrawn[i]:
             for x in t.targets[i]:
-                ok = _photo_counts(t, x)
-                ev.append(Event("end", "photo" if ok else "photo-worthless", i, x))
-        elif r is _MUMMY and t.removed[i] is None:
-            ev.append(Event("end", "mummy-awake" if t.hits[i] else "mummy-sleeps", i))
-        elif r is _DEMONIAC:
-            if t.removed[i] is _KILLED or t.removed[i] is _ABDUCTED:
-                ev.append(Event("end", "demoniac-freed" if not t.exorcised[i]
-                                else "demoniac-dies-exorcised", i))
-        elif r is _DEATH:
-            x = t.targets[i][0]
+                ev.append(Event("end", "photo" if _photo_counts(t, x) else "photo-worthless",
+                                i, x))
+    for i, r in enumerate(role):
+        if r is _MUMMY:
+            if removed[i] is None and not withdrawn[i]:
+                ev.append(Event("end", "mummy-awake" if t.hits[i] else "mummy-sleeps", i))
+        elif r is _DEMONIAC and (removed[i] is _KILLED or removed[i] is _ABDUCTED):
+            ev.append(Event("end", "demoniac-dies-exorcised" if t.exorcised[i]
+                            else "demoniac-freed", i))
+    for i, r in enumerate(role):
+        if r is _DEATH:
             ev.append(Event("end", "death-harvests" if _goal_death(t, i) else "death-empty",
-                            i, x))
+                            i, t.targets[i][0]))
 
 
 def resolve(night: Night, *, through: str | None = None) -> NightResult:
@@ -855,61 +865,62 @@ def resolve(night: Night, *, through: str | None = None) -> NightResult:
     uses ``through="3"`` to tell the Zombies what happened before they are
     called (R-113).
     """
-    from darkcity.journal import victory  # local: journal imports this module
-
     if through is not None and through not in _STEP_INDEX:
         raise ValueError(f"unknown step {through!r}")
     t = _Table(night)
-    role = t.role
-    present = set(role)
+    present = [False] * len(_ROLES)
+    for r in t.role:
+        present[r] = True
     for step, r, fn in _STEPS:
-        if r in present:
+        if present[r]:
             fn(t)
         if step == through:
-            return _outcome(t, night, victory, final=False)
+            return _outcome(t, night, final=False)
     _end_of_night(t)
-    return _outcome(t, night, victory, final=True)
+    return _outcome(t, night, final=True)
 
 
-def _outcome(
-    t: _Table,
-    night: Night,
-    victory: Callable[[Sequence[Mapping[Role, int]]], tuple[int, ...]],
-    *,
-    final: bool,
-) -> NightResult:
+def _outcome(t: _Table, night: Night, *, final: bool) -> NightResult:
     role = t.role
-    n = t.n
-    fates: list[Fate] = []
-    marks: list[frozenset[Mark]] = []
-    xp: list[int] = []
-    for i in range(n):
-        r = role[i]
+    withdrawn, removed, hits, exorcised, undead = (
+        t.withdrawn, t.removed, t.hits, t.exorcised, t.undead)
+    alive, gone = Fate.ALIVE, Fate.WITHDRAWN
+    fates = [gone if withdrawn[i] else (f or alive) for i, f in enumerate(removed)]
+    marks = [_NO_MARKS] * t.n
+    xp = [0] * t.n
+    for i, r in enumerate(role):
         if r is _DEATH:
-            fates.append(Fate.ABSENT)
-        elif t.withdrawn[i]:
-            fates.append(Fate.WITHDRAWN)
-        else:
-            fates.append(t.removed[i] or Fate.ALIVE)
-        m: set[Mark] = set()
-        if r is _CREATURE and t.hits[i] == 1 and t.removed[i] is None:
-            m.add(Mark.WOUNDED)
-        if r is _MUMMY and t.hits[i] >= 1:
-            m.add(Mark.AWAKENED)
-        if t.exorcised[i]:
-            m.add(Mark.EXORCISED)
-        if t.undead[i]:
-            m.add(Mark.UNDEAD)
-        marks.append(frozenset(m))
-        xp.append(0 if t.withdrawn[i] or not final else _GOALS[r](t, i))  # R-07, R-105
-
+            fates[i] = Fate.ABSENT
+        if hits[i] or exorcised[i] or undead[i]:
+            marks[i] = _marks(r, hits[i], removed[i], exorcised[i], undead[i])
+        if final and not withdrawn[i]:  # R-07, R-105
+            xp[i] = _GOALS[r](t, i)
     journals: list[dict[Role, int]] = []
+    njournals = night.journals
+    events = t.events
     for i, p in enumerate(night.players):
-        j = dict(night.journals.get(p, {}))
-        if xp[i]:
-            j[role[i]] = j.get(role[i], 0) + xp[i]
-            t.events.append(Event("end", "xp", i, -1, xp[i]))
+        j = njournals.get(p)
+        j = {} if j is None else dict(j)
+        x = xp[i]
+        if x:
+            r = role[i]
+            j[r] = j.get(r, 0) + x
+            events.append(Event("end", "xp", i, -1, x))
         journals.append(j)
-    winners = victory(journals) if final else ()
+    winners = victory(journals) if final and njournals else ()
     return NightResult(night, tuple(fates), tuple(marks), tuple(xp), tuple(journals),
-                       winners, tuple(t.events))
+                       winners, tuple(events))
+
+
+def _marks(r: Role, hits: int, fate: Fate | None, exorcised: bool, undead: bool
+           ) -> frozenset[Mark]:
+    m: list[Mark] = []
+    if r is _CREATURE and hits == 1 and fate is None:
+        m.append(Mark.WOUNDED)
+    if r is _MUMMY and hits:
+        m.append(Mark.AWAKENED)
+    if exorcised:
+        m.append(Mark.EXORCISED)
+    if undead:
+        m.append(Mark.UNDEAD)
+    return frozenset(m)

@@ -1,0 +1,28 @@
+"""The package is typed (mypy --strict) and lint-clean (ruff): checked with every test run."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import ROOT
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
+
+
+@pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is not installed")
+def test_ruff_is_clean() -> None:
+    run = _run("ruff", "check", "src", "tests", "benchmarks")
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_mypy_strict_is_clean() -> None:
+    pytest.importorskip("mypy")
+    run = _run("mypy")
+    assert run.returncode == 0, run.stdout + run.stderr
