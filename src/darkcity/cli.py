@@ -99,15 +99,43 @@ def _root() -> None:
     pass
 
 
-def _fail(t: Translator, message: Message) -> typer.Exit:
+def fail(t: Translator, message: Message) -> typer.Exit:
+    """Write ``message`` in ``t``'s language on stderr; the ``Exit`` (status 2) to raise."""
     sys.stderr.write(f"darkcity: {t.render(message)}\n")  # i18n: not prose
     return typer.Exit(EXIT_INVALID)
+
+
+_fail = fail
 
 
 def _remember_lang(ctx: typer.Context, value: str | None) -> str | None:
     if value:
         ctx.meta[_LANG_KEY] = value
     return value
+
+
+#: The ``--lang`` option of a command: ``lang: LangOption = None``, then
+#: ``t = reader(lang)`` gives the translator of its output and errors.
+LangOption = Annotated[
+    str | None,
+    typer.Option("--lang", help=_("Language of the output and the messages: en or pt "
+                                  "(default: the locale)."),
+                 is_eager=True, callback=_remember_lang),
+]
+
+
+def reader(lang: str | None) -> Translator:
+    """The translator for ``--lang`` (any spelling), or the locale's when it is None.
+
+    An unknown language is refused like any bad option (exit 2).
+    """
+    if lang is None:
+        return translator(language_from_environment())
+    try:
+        return translator(lang)
+    except LookupError:
+        raise fail(translator(language_from_environment()),
+                   msg("--lang: unknown language {lang!r} (en or pt)", lang=lang)) from None
 
 
 def _read_text(t: Translator, source: str) -> str:
@@ -175,18 +203,13 @@ def adjudicate(
     narrate: Annotated[
         bool, typer.Option("--narrate", help=_("Print the Mayor's narration instead of JSON."))
     ] = False,
-    lang: Annotated[
-        str | None,
-        typer.Option(help=_("Language of the narration and the messages: en or pt "
-                            "(default: the locale)."),
-                     is_eager=True, callback=_remember_lang),
-    ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Adjudicate a night (Phases 4 and 5) and print the darkcity-result/1 document."""
     from darkcity.night import resolve
     from darkcity.notation import read_round, result_document
 
-    t = translate = _translator(lang)
+    t = translate = reader(lang)
     if example:
         text = resources.files("darkcity").joinpath("examples/spec-example.json").read_text(
             encoding="utf-8")
@@ -216,16 +239,6 @@ def adjudicate(
             out.append(json.dumps(rd, ensure_ascii=False, separators=(",", ":")) if bulk
                        else json.dumps(rd, ensure_ascii=False, indent=2))
     sys.stdout.write("\n".join(out) + "\n")
-
-
-def _translator(lang: str | None) -> Translator:
-    if lang is None:
-        return translator(language_from_environment())
-    try:
-        return translator(lang)
-    except LookupError:
-        raise _fail(translator(language_from_environment()),
-                    msg("--lang: unknown language {lang!r} (en or pt)", lang=lang)) from None
 
 
 def _error(e: RoundError) -> Message:
