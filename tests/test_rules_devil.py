@@ -424,3 +424,14 @@ def test_werewolf_aiming_at_devil_killed_by_angel_scores_nothing() -> None:
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": {"shows": "priest"}, "Bia": "Ana", "Caio": "Ana"})
     check(res, Ana=("killed", 0), Bia=("alive", 1), Caio=("alive", 0))
+
+
+def test_w1_hunter_aimed_at_by_devil_withdrawing_one_arrow_counts() -> None:
+    """K-8 ("A Hunter who withdrew one arrow is a withdrawing party for the Devil's goal"),
+    R-26, R-24 W1: the Devil (shown as Vampire) aimed at Hunter Bia, who drops one arrow
+    and stays."""
+    res = play({"Ana": "devil", "Bia": "hunter", **FOUR},
+               {"Ana": {"shows": "vampire", "targets": ["Bia"]}, "Bia": ["Caio", "Duda"]},
+               withdrawals={"Bia": [0]})
+    # 5: Bia's kept arrow kills Priest Duda: no XP (R-34). Ana scores (W1).
+    check(res, Ana=("alive", 1), Bia=("alive", 0), Duda=("killed", 0), Caio=("alive", 1))

@@ -6,7 +6,7 @@ rulings R-50 .. R-55, R-51, R-113.
 
 from __future__ import annotations
 
-from .helpers import check, play
+from .helpers import check, play, rnd
 
 
 def test_zombie_switches_after_target_killed() -> None:
@@ -124,3 +124,18 @@ def test_zombie_switch_is_not_a_withdrawal_for_the_devil() -> None:
     res = play({"Ana": "devil", "Bia": "zombie", "Caio": "priest", "Duda": "priest"},
                {"Ana": {"shows": "priest"}, "Bia": "Ana"}, zombie_targets={"Bia": "Caio"})
     check(res, Ana=("alive", 0), Bia=("alive", 1), Caio=("killed", 0))
+
+
+def test_zombies_live_choice_sees_the_night_through_step_3() -> None:
+    """R-113 ("The Zombie's choice is asked live after steps 1+…3 are narrated"), R-51:
+    ``resolve(night, through="3")`` gives the state the Zombie is told about."""
+    from darkcity import read_round, resolve
+
+    doc = rnd({"Ana": "zombie", "Bia": "werewolf", "Caio": "vampire", "Duda": "priest"},
+              {"Ana": "Bia", "Bia": "Caio", "Caio": "Bia"})
+    partial = resolve(read_round(doc), through="3")
+    assert partial.player("Bia")[0].value == "killed"
+    assert partial.player("Duda")[0].value == "alive"
+    assert all(x == 0 for x in partial.xp)
+    assert partial.winners == ()
+    assert {e.step for e in partial.events} <= {"1+", "1", "2", "3"}

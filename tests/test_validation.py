@@ -157,6 +157,11 @@ CASES: list[tuple[str, Callable[[], Doc], Callable[[Doc], None], str, str | None
     ("two-deaths", special, _all(_set("cards.Enzo.role", "death"),
                                  _set("gestures.Enzo", {"names": "Bia"})),
      "cards.Fred.role", "Fred"),
+    ("creatures-same-gender", special, _all(
+        _set("cards.Bia", {"role": "creature", "gender": "feminine"}),
+        _set("gestures.Bia", {"targets": ["Ana"], "seeks": "feminine"}),
+        _set("gestures.Caio.targets", ["Ana", "Duda"])),
+     "cards.Bia.gender", "Bia"),
     ("same-card-twice", four, _all(_set("cards.Ana.role", "zombie"),
                                    _set("cards.Ana.gender", "feminine"),
                                    _set("cards.Duda.gender", "feminine"),
@@ -360,6 +365,18 @@ def test_refusal_names_field_and_player(make: Callable[[], Doc], mutate: Callabl
     assert field in text
     if player is not None:
         assert player in text
+
+
+@pytest.mark.xfail(strict=True, reason="validation gap: an empty list of attack indices "
+                   "is accepted as a withdrawal of a player who is not a Hunter")
+def test_attack_index_list_is_for_hunters_only_even_when_empty() -> None:
+    """Spec ``withdrawals``: ``true`` for a player who flees; "A Hunter (the real card)
+    may instead give a list of attack indices"; R-07."""
+    doc = four()
+    doc["withdrawals"] = {"Ana": []}
+    with pytest.raises(RoundError) as e:
+        read_round(doc)
+    assert e.value.field == "withdrawals.Ana"
 
 
 def test_every_refusal_id_is_unique() -> None:
