@@ -435,3 +435,14 @@ def test_w1_hunter_aimed_at_by_devil_withdrawing_one_arrow_counts() -> None:
                withdrawals={"Bia": [0]})
     # 5: Bia's kept arrow kills Priest Duda: no XP (R-34). Ana scores (W1).
     check(res, Ana=("alive", 1), Bia=("alive", 0), Duda=("killed", 0), Caio=("alive", 1))
+
+
+def test_devil_reveals_itself_at_step_1() -> None:
+    """PT "Demônio" ("O Demônio só irá se revelar na Fase 4"); R-114 (the Devil is revealed
+    at step 1), R-117."""
+    from .helpers import events
+
+    res = play({"Ana": "devil", "Bia": "priest", "Caio": "priest", "Duda": "zombie"},
+               {"Ana": {"shows": "hunter", "targets": ["Bia", "Caio"]}, "Duda": "Caio"})
+    reveals = [e for e in events(res) if e[1] == "devil-reveals"]
+    assert reveals == [("1", "devil-reveals", "Ana", None)]

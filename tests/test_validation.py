@@ -3,6 +3,15 @@ refusal names the field path and the player concerned (issue #2, "Clear errors")
 
 The English wording of messages may change (i18n); these tests assert the field
 path, the player, and at most a key word.
+
+Rulings: R-90/J-6 (one physical card per role, edition and gender), R-92 (at most two
+cards of a main-cast role, one of each special role, both Creatures at most), R-93
+(special cast at 6-8 players; K-9 advanced main cast at any size), R-20 (a Devil's
+disguises), R-116 (only legal aims: neighbours, never self or Death, two different
+targets), R-07/R-63/K-1 (withdrawals and the Creature's hold), R-51 (Zombie final
+targets), K-10 (journal rows), J-1 (journal_roles when the default exceeds 8 rows).
+The deck rules checked at set-up (R-92's Priest removal, 14-card limit, K-2) are not
+the adjudicator's (J-6) and are not tested here.
 """
 
 from __future__ import annotations
