@@ -78,8 +78,18 @@ _BOX_SET: Final = frozenset(BOX)
 
 def card_key(card: Card) -> str:
     """A short stable name for a physical card: ``vampire:advanced:feminine``."""
+    known = _BOX_KEYS.get(card)
+    if known is not None:
+        return known
+    return _card_key(card)
+
+
+def _card_key(card: Card) -> str:
     gender = card.identity
     return f"{card.role.key}:{card.edition.value}:{gender.value if gender else '?'}"
+
+
+_BOX_KEYS: Final[dict[Card, str]] = {}
 
 
 def card_label(card: Card) -> str:
@@ -89,6 +99,9 @@ def card_label(card: Card) -> str:
         return f"{name} ({card.identity.value if card.identity else '?'})"
     gender = card.identity.value if card.identity else "?"
     return f"{name} ({card.edition.value}, {gender})"
+
+
+_BOX_KEYS.update((c, _card_key(c)) for c in BOX)
 
 
 def _physical(card: Card) -> Card:

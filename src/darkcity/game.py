@@ -38,6 +38,7 @@ candidate night and validating it.
 from __future__ import annotations
 
 import enum
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -350,8 +351,6 @@ class Game:
         self.early: NightResult | None = None  # through step 3, in the ZOMBIE phase
         self._cast: frozenset[Role] = frozenset()
         self._legal_cache: dict[str, tuple[Decision, ...]] = {}
-        self._legal_sets: dict[str, frozenset[Decision]] = {}
-        self._gesture_cache: dict[tuple[str, Card, str | None], tuple[Decision, ...]] = {}
         self._bare: Night | None = None
         for p, r in settings.free_xp.items():
             self.free_xp[p] = r
@@ -431,12 +430,8 @@ class Game:
         if phase is Phase.GESTURE:
             # the same card in the same seat, with Death in the same seat, has the
             # same gestures every night: enumerate once per game
-            key = (player, self.cards[player], self.death)
-            hit = self._gesture_cache.get(key)
-            if hit is None:
-                hit = tuple(GestureChoice(player, g) for g in self._legal_gestures(player))
-                self._gesture_cache[key] = hit
-            out = hit
+            out = _gesture_choices(self.players, player, self.cards[player], self.death,
+                                   self._cast)
         elif phase is Phase.WITHDRAWAL:
             out = tuple(WithdrawalChoice(player, w) for w in self._legal_withdrawals(player))
         elif phase is Phase.ZOMBIE:
@@ -476,7 +471,7 @@ class Game:
                 raise IllegalDecision("already-decided", f"{player} has already decided", player)
             raise IllegalDecision("wrong-player", f"{player} does not decide now; waiting for "
                                   f"{', '.join(self._pending)}", player)
-        if self.phase in _VALIDATED and decision in self._legal_set(player):
+        if self.phase in _VALIDATED and decision in self.legal(player):
             return  # one of the enumerated choices, each of which validation accepts
         if isinstance(decision, FreeXp):
             self._verify_free_xp(decision)
@@ -488,13 +483,6 @@ class Game:
             self._verify_withdrawal(decision)
         else:
             self._verify_zombie(decision)
-
-    def _legal_set(self, player: str) -> frozenset[Decision]:
-        found = self._legal_sets.get(player)
-        if found is None:
-            found = frozenset(self.legal(player))
-            self._legal_sets[player] = found
-        return found
 
     def can(self, decision: Decision) -> bool:
         """May ``decision`` be applied now?"""
@@ -563,7 +551,6 @@ class Game:
         self._required = tuple(who)
         self._pending = list(who)
         self._legal_cache = {}
-        self._legal_sets = {}
 
     # -- Phase 1: the draft ------------------------------------------------------
 
@@ -686,47 +673,9 @@ class Game:
 
     # -- Phase 2: gestures ----------------------------------------------------------
 
-    def _fighters(self, p: str) -> list[str]:
-        return [q for q in self.players if q != p and q != self.death]
-
     def _legal_gestures(self, p: str) -> list[Gesture]:
-        card = self.cards[p]
-        role = card.role
-        if role is _DEVIL:
-            out: list[Gesture] = []
-            for shown in sorted(self._cast):
-                if shown not in _NO_DISGUISE:
-                    out += self._shaped(p, shown, shown, doubled=False)
-            return out
-        doubled = role is _HUNTER and card.edition is Edition.ADVANCED
-        return self._shaped(p, role, None, doubled=doubled)
-
-    def _shaped(self, p: str, shown: Role, shows: Role | None, *, doubled: bool) -> list[Gesture]:
-        shape = CAST[shown].gesture
-        reach = shape.reach
-        if reach is Reach.NOBODY or reach is Reach.BOTH_NEIGHBOURS:
-            return [Gesture(shows=shows)]
-        if reach is Reach.ANYONE:
-            others = self._fighters(p)
-            if shape.targets == 1:
-                return [Gesture((q,), shows) for q in others]
-            out = []
-            for i, a in enumerate(others):
-                if doubled:
-                    out.append(Gesture((a, a), shows))
-                for b in others[i + 1:]:
-                    out.append(Gesture((a, b), shows))
-            return out
-        if reach is Reach.NEIGHBOUR:
-            left, right = self.neighbours(p)
-            sides = (left,) if left == right else (left, right)
-            if shape.seeks:
-                return [Gesture((t,), shows, seeks=g) for t in sides for g in _SEEKABLE]
-            return [Gesture((t,), shows) for t in sides]
-        if reach is Reach.KIND:
-            return [Gesture(shows=shows, kind=k) for k in sorted(self._cast)
-                    if k is not _DEATH and not (shown is _ALIEN and k is _ALIEN)]
-        return []  # Reach.NAME: Death names at the draft
+        return [d.gesture for d in _gesture_choices(self.players, p, self.cards[p], self.death,
+                                                    self._cast)]
 
     def _verify_gesture(self, d: GestureChoice) -> None:
         p, g = d.player, d.gesture
@@ -738,8 +687,7 @@ class Game:
         gestures = dict(self._gestures)
         for q in self.players:
             if q not in gestures and q != self.death:
-                legal = self._legal_gestures(q)
-                gestures[q] = legal[0]
+                gestures[q] = self._legal_gestures(q)[0]
         gestures[p] = g
         _check(self._night(gestures=gestures), p)
 
@@ -838,7 +786,6 @@ class Game:
             self._required = ()
             self._pending = []
             self._legal_cache = {}
-            self._legal_sets = {}
             return
         self._begin_night()
 
@@ -848,6 +795,66 @@ class Game:
         if self.phase not in (Phase.GESTURE, Phase.WITHDRAWAL, Phase.ZOMBIE):
             return None
         return self._night()
+
+
+@functools.lru_cache(maxsize=8192)
+def _gesture_choices(
+    players: tuple[str, ...], p: str, card: Card, death: str | None, cast: frozenset[Role]
+) -> tuple[GestureChoice, ...]:
+    """Every legal Phase-2 gesture of ``p`` holding ``card`` (R-20, R-116).
+
+    A pure function of the seating, the card, Death's seat and the possible
+    cast, memoised: the same table deals the same options night after night.
+    """
+    role = card.role
+    if role is _DEVIL:
+        out: list[Gesture] = []
+        for shown in sorted(cast):
+            if shown not in _NO_DISGUISE:
+                out += _shaped(players, p, death, cast, shown, shown, doubled=False)
+    else:
+        doubled = role is _HUNTER and card.edition is Edition.ADVANCED
+        out = _shaped(players, p, death, cast, role, None, doubled=doubled)
+    return tuple(GestureChoice(p, g) for g in out)
+
+
+def _shaped(players: tuple[str, ...], p: str, death: str | None, cast: frozenset[Role],
+            shown: Role, shows: Role | None, *, doubled: bool) -> list[Gesture]:
+    shape = CAST[shown].gesture
+    reach = shape.reach
+    if reach is Reach.NOBODY or reach is Reach.BOTH_NEIGHBOURS:
+        return [Gesture(shows=shows)]
+    if reach is Reach.ANYONE:
+        others = [q for q in players if q != p and q != death]
+        if shape.targets == 1:
+            return [Gesture((q,), shows) for q in others]
+        out = []
+        for i, a in enumerate(others):
+            if doubled:
+                out.append(Gesture((a, a), shows))
+            for b in others[i + 1:]:
+                out.append(Gesture((a, b), shows))
+        return out
+    if reach is Reach.NEIGHBOUR:
+        left, right = _neighbours(players, p, death)
+        sides = (left,) if left == right else (left, right)
+        if shape.seeks:
+            return [Gesture((t,), shows, seeks=g) for t in sides for g in _SEEKABLE]
+        return [Gesture((t,), shows) for t in sides]
+    if reach is Reach.KIND:
+        return [Gesture(shows=shows, kind=k) for k in sorted(cast)
+                if k is not _DEATH and not (shown is _ALIEN and k is _ALIEN)]
+    return []  # Reach.NAME: Death names at the draft
+
+
+def _neighbours(players: tuple[str, ...], p: str, death: str | None) -> tuple[str, str]:
+    """:func:`darkcity.night.neighbours` where ``death`` (if any) holds Death."""
+    seats = {q: _DEATH_CARD if q == death else _ANY_CARD for q in players}
+    return neighbours(players, seats, p)
+
+
+_DEATH_CARD: Final = Card(Role.DEATH)
+_ANY_CARD: Final = Card(Role.PRIEST)
 
 
 def _well_formed_gesture(g: object) -> bool:

@@ -193,6 +193,8 @@ def settings_from_record(doc: object) -> tuple[Settings, int | str]:
 
 def _diff(a: object, b: object, path: str = "") -> str | None:
     """The first path where two JSON values differ, with both values."""
+    if a == b:
+        return None  # the common case, decided in C
     if isinstance(a, dict) and isinstance(b, dict):
         for k in list(a) + [k for k in b if k not in a]:
             where = f"{path}.{k}" if path else str(k)
