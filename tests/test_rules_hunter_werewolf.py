@@ -226,3 +226,37 @@ def test_werewolf_survival_fails_when_it_attacked_a_hunter() -> None:
                withdrawals={"Bia": [0]})
     # 3: Ana attacks Bia; Caio kills Duda. 5: Bia's kept arrow kills Caio; reflex kills Ana.
     check(res, Ana=("killed", 0), Bia=("alive", 1), Caio=("killed", 0), Duda=("killed", 0))
+
+
+def test_reflex_kills_every_werewolf_that_attacked_the_hunter() -> None:
+    """R-35 ("applies to every Werewolf that attacked this Hunter"), R-10: one reflex
+    credit, both Werewolves die at 5."""
+    res = play({"Ana": "werewolf/f", "Bia": "hunter", "Caio": "werewolf/m", "Duda": "priest"},
+               {"Ana": "Bia", "Bia": ["Duda", "Caio"], "Caio": "Bia"},
+               withdrawals={"Bia": [0]})
+    check(res, Ana=("killed", 0), Caio=("killed", 0), Bia=("alive", 1), Duda=("alive", 1))
+
+
+def test_no_reflex_for_a_werewolf_killed_at_step_3() -> None:
+    """R-36 ("Werewolf removed at step 3 or 4: no reflex credit for the Hunter; whoever
+    killed it is credited normally").
+
+    3: Werewolf Ana attacks Hunter Bia while Werewolf Caio kills Ana (credited). 5: Ana
+    is gone: no reflex; Bia's kept arrow is on the fled Priest: 0 XP.
+    """
+    res = play({"Ana": "werewolf/f", "Bia": "hunter", "Caio": "werewolf/m", "Duda": "priest"},
+               {"Ana": "Bia", "Bia": ["Duda", "Caio"], "Caio": "Ana"},
+               withdrawals={"Bia": [1], "Duda": True})
+    check(res, Ana=("killed", 0), Caio=("alive", 1), Bia=("alive", 0))
+
+
+def test_advanced_hunter_double_shot_on_wounded_creature_kills_with_credit() -> None:
+    """R-38 ("Already awakened/wounded: killed, credited"), R-14.
+
+    2: Vampire Bia wounds Creature Caio (no credit). 5: both arrows: killed, credited.
+    """
+    res = play({"Ana": "hunter/advanced", "Bia": "vampire", "Caio": "creature/f",
+                "Duda": "priest/m", "Enzo": "mummy", "Fred": "demoniac"},
+               {"Ana": ["Caio", "Caio"], "Bia": "Caio",
+                "Caio": {"targets": ["Duda"], "seeks": "masculine"}})
+    check(res, Ana=("alive", 1), Bia=("alive", 0), Caio=("killed", 0))

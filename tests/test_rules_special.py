@@ -585,3 +585,64 @@ def test_wounded_creature_mark_only_when_alive_with_one_hit() -> None:
                {"Ana": {"targets": ["Bia"], "seeks": "masculine"}, "Bia": "Ana",
                 "Caio": "Ana"})
     assert outcome(res, "Ana")[:2] == ("killed", frozenset())
+
+
+def test_angel_wound_then_vampire_kills_creature_with_credit() -> None:
+    """R-14 ("credit goes only to attackers of a step that began with the target already
+    ... wounded"), R-40 (the Angel's hit), R-30 ("the Creature already wounded").
+
+    1+: the Angel wounds Creature Caio (no credit). 2: Vampire Bia kills her, credited.
+    """
+    res = play({"Ana": "angel", "Bia": "vampire", "Caio": "creature/f", "Duda": "priest/m",
+                "Enzo": "mummy", "Fred": "demoniac"},
+               {"Ana": "Caio", "Bia": "Caio", "Caio": {"targets": ["Duda"],
+                                                      "seeks": "masculine"}})
+    check(res, Ana=("alive", 0), Bia=("alive", 1), Caio=("killed", 0))
+
+
+def test_creature_may_marry_a_hunter_who_withdrew_one_arrow() -> None:
+    """K-8 (a Hunter with one arrow withdrawn is "a possible bride"), R-63, R-61."""
+    res = play({"Ana": "creature/f", "Bia": "hunter/m", "Caio": "priest", "Duda": "priest",
+                "Enzo": "mummy", "Fred": "demoniac"},
+               {"Ana": {"targets": ["Bia"], "seeks": "masculine"}, "Bia": ["Enzo", "Caio"]},
+               withdrawals={"Bia": [1]})
+    check(res, Ana=("alive", 1), Bia=("alive", 0), Enzo=("alive", 1, {"awakened"}))
+
+
+def test_alien_finds_no_zombies_after_the_cannibals_ate_each_other() -> None:
+    """R-45 (specimens removed at 1+…5 are not taken), R-52."""
+    res = play({"Ana": "alien", "Bia": "zombie/f", "Caio": "zombie/m", "Duda": "priest",
+                "Enzo": "priest", "Fred": "mummy"},
+               {"Ana": {"kind": "zombie"}, "Bia": "Ana", "Caio": "Duda"})
+    # 4: Bia kills the Alien? Bia's right neighbour is Ana: yes, Ana (Alien) is killed.
+    check(res, Ana=("killed", 0), Bia=("killed", 0), Caio=("killed", 0), Duda=("killed", 0))
+    res = play({"Ana": "alien", "Bia": "zombie/f", "Caio": "zombie/m", "Duda": "priest",
+                "Enzo": "priest", "Fred": "mummy"},
+               {"Ana": {"kind": "zombie"}, "Bia": "Caio", "Caio": "Duda"})
+    check(res, Ana=("alive", 0), Bia=("killed", 0), Caio=("killed", 0))
+
+
+def test_voodooist_doll_stops_a_zombie_that_switches_onto_her() -> None:
+    """R-74 (every attack by the named kind fails), R-51 (the switch at step 4)."""
+    res = play({"Ana": "voodooist", "Bia": "zombie", "Caio": "priest", "Duda": "priest",
+                "Enzo": "mummy", "Fred": "demoniac"},
+               {"Ana": {"kind": "zombie"}, "Bia": "Caio"}, zombie_targets={"Bia": "Ana"})
+    check(res, Ana=("alive", 1), Bia=("alive", 0), Caio=("alive", 1))
+
+
+def test_necromancer_raises_a_cannibal_zombie() -> None:
+    """R-56 (cannibalism is a kill; both neighbours are looked at), R-58, R-52, R-53."""
+    res = play({"Ana": "zombie/f", "Bia": "necromancer", "Caio": "zombie/m", "Duda": "priest",
+                "Enzo": "priest", "Fred": "mummy"},
+               {"Ana": "Fred", "Caio": "Duda"})
+    # Ana and Caio are not neighbours (Bia sits between): no cannibal rule. Ana's hit
+    # only awakens the Mummy (no kill); Caio kills Priest Duda.
+    check(res, Ana=("alive", 0), Caio=("alive", 1), Bia=("alive", 0),
+          Fred=("alive", 1, {"awakened"}), Duda=("killed", 0))
+    res = play({"Bia": "necromancer", "Ana": "zombie/f", "Caio": "zombie/m", "Duda": "priest",
+                "Enzo": "priest", "Fred": "mummy"},
+               {"Ana": "Bia", "Caio": "Duda"})
+    # Seats Bia | Ana | Caio: the Zombies are neighbours and both die at 4; Ana's attack
+    # on the Necromancer does nothing. 7: Bia's neighbours are Fred and Ana: Ana raised.
+    check(res, Bia=("alive", 1), Ana=("killed", 0, {"undead"}), Caio=("killed", 0),
+          Duda=("killed", 0))
