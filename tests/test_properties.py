@@ -87,6 +87,11 @@ def test_valid_random_night_invariants(doc: dict[str, Any]) -> None:
         assert sorted(res["winners"]) == sorted(p for p, k in ranked.items() if k == best)
     else:
         assert res["winners"] == []
+    # R-02, R-07: a withdrawn player is never struck, abducted, raised or married.
+    struck = {"kill", "kill-guardian", "abduct", "hit", "raise", "marry", "damn", "exorcise"}
+    for e in res["events"]:
+        if e.get("event") in struck and "target" in e:
+            assert res["players"][e["target"]]["fate"] != "withdrawn", e
     # events: in initiative order (R-117).
     order = ["1+", "1", "2", "3", "4", "5", "6", "7", "8", "end"]
     idx = [order.index(e["step"]) for e in res["events"]]
@@ -158,3 +163,49 @@ def test_python_api_equals_cli_json_lines_for_a_batch(tmp_path: Path) -> None:
     assert len(lines) == len(docs)
     for line, doc in zip(lines, docs, strict=True):
         assert json.loads(line) == adjudicate(doc)
+
+
+def test_generator_covers_every_cast_configuration() -> None:
+    """The night generator reaches every configuration the issue names (plain seeded
+    run, so the coverage does not depend on Hypothesis' choices)."""
+    rng = random.Random(7)
+    seen: set[str] = set()
+    for _ in range(3000):
+        doc = random_round(rng)
+        n = len(doc["players"])
+        seen.add(f"players:{n}")
+        for p, c in doc["cards"].items():
+            seen.add(f"role:{c['role']}")
+            if c.get("edition") == "advanced":
+                seen.add(f"advanced:{c['role']}")
+            g = doc.get("gestures", {}).get(p, {})
+            if "shows" in g:
+                seen.add(f"shows:{g['shows']}")
+            if c["role"] == "hunter" and len(set(g.get("targets", []))) == 1:
+                seen.add("hunter-doubled")
+        for w in doc.get("withdrawals", {}).values():
+            if isinstance(w, list) and len(w) == 1:
+                seen.add("hunter-partial")
+            if w is True:
+                seen.add("withdrawal")
+        roles = [c["role"] for c in doc["cards"].values()]
+        if roles.count("creature") == 2:
+            seen.add("two-creatures")
+        if doc.get("zombie_targets"):
+            seen.add("zombie-switch-field")
+        if "journal_roles" in doc:
+            seen.add("journal_roles")
+        if doc.get("journals"):
+            seen.add("journals")
+    want = ({f"players:{n}" for n in range(4, 9)}
+            | {f"role:{r}" for r in ("devil", "vampire", "werewolf", "zombie", "hunter",
+                                     "priest", "angel", "alien", "necromancer", "creature",
+                                     "mummy", "demoniac", "reporter", "voodooist", "death")}
+            | {f"advanced:{r}" for r in ("devil", "vampire", "werewolf", "zombie", "hunter",
+                                         "priest")}
+            | {f"shows:{r}" for r in ("vampire", "werewolf", "zombie", "hunter", "priest",
+                                      "angel", "alien", "mummy", "demoniac", "reporter",
+                                      "voodooist")}
+            | {"hunter-doubled", "hunter-partial", "withdrawal", "two-creatures",
+               "zombie-switch-field", "journal_roles", "journals"})
+    assert want <= seen, sorted(want - seen)
