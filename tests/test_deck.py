@@ -5,6 +5,8 @@ R-93, R-104, K-2, K-9)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from darkcity.cast import CAST, MAIN_CAST, Edition, Gender, Role
 from darkcity.deck import (
@@ -174,3 +176,37 @@ def test_deck_properties() -> None:
     assert Role.DEATH not in {c.role for c in deck.shuffled}
     assert len(deck.shuffled) == len(deck.cards) - 1
     assert isinstance(Deck.of(deck.cards, 6), Deck)
+
+
+_MAIN_BOX = [c for c in BOX if not CAST[c.role].special]
+_SPECIAL_ROLES = [r for r in Role if CAST[r].special]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sets(st.sampled_from(_MAIN_BOX), min_size=6, max_size=12),
+       st.sets(st.sampled_from(_SPECIAL_ROLES), max_size=3), st.data())
+def test_every_deck_the_rules_accept_can_be_played(
+    main: set[Card], special: set[Role], data: st.DataObject
+) -> None:
+    """Any deck that passes the box rules plays a whole game: enough cards for the
+    draft, a sheet row for every role, every night valid (R-92, R-93)."""
+    from darkcity.game import Game, Settings, bot_rng, play_randomly
+    from darkcity.validation import validate
+
+    cards = sorted(main | {c for r in special for c in special_card(r)}, key=BOX.index)
+    fighters = sum(1 for c in cards if c.role is not Role.DEATH)
+    lo = 6 if special else 4
+    hi = min(8, fighters - 2)
+    if hi < lo:
+        return
+    n = data.draw(st.integers(lo, hi))
+    try:
+        deck = Deck.of(cards, n)
+    except DeckError:
+        return
+    seed = data.draw(st.integers(0, 99))
+    game = Game(Settings(players=tuple(f"P{i}" for i in range(n)), deck=deck), seed)
+    play_randomly(game, bot_rng(seed), max_nights=400)
+    assert game.over
+    for rec in game.nights:
+        validate(rec.night)
