@@ -101,9 +101,12 @@ class RoundError(ValueError):
 # The model
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
-    """A card in front of a player (spec: ``cards``)."""
+class Card(NamedTuple):
+    """A card in front of a player (spec: ``cards``).
+
+    Cards and gestures are named tuples: immutable values, and cheap to make
+    by the hundred thousand in a simulation.
+    """
 
     role: Role
     edition: Edition = Edition.BASIC
@@ -112,14 +115,15 @@ class Card:
     @property
     def identity(self) -> Gender | None:
         """The gender drawn on the card (R-65), fixed for single-identity roles."""
-        genders = CAST[self.role].genders
-        if len(genders) == 1:
-            return genders[0]
-        return self.gender
+        fixed = _FIXED_GENDER[self.role]
+        return fixed if fixed is not None else self.gender
 
 
-@dataclass(frozen=True, slots=True)
-class Gesture:
+_FIXED_GENDER: Final = tuple(
+    CAST[r].genders[0] if len(CAST[r].genders) == 1 else None for r in Role)
+
+
+class Gesture(NamedTuple):
     """A Phase-2 gesture (spec: ``gestures``)."""
 
     targets: tuple[str, ...] = ()

@@ -18,12 +18,12 @@ out reads back to the same night.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, Final
 
 from darkcity.cast import Edition, Gender, Role, parse_role
 from darkcity.i18n import N_, Message, msg
-from darkcity.narration import render
+from darkcity.narration import render_all
 from darkcity.night import (
     Card,
     Gesture,
@@ -132,7 +132,12 @@ def read_round(doc: object) -> Night:
 
 
 def parse_round(doc: object) -> Night:
-    """A :class:`Night` from a document, checking its shape but not the rules."""
+    """A :class:`Night` from a document, checking its shape but not the rules.
+
+    Written for the bulk path: the usual case (canonical role names, the
+    expected types) costs a dictionary lookup per field; anything else goes
+    through the helpers above, which name the field and the player.
+    """
     d = _object(doc, "document")
     fmt = d.get("format", ROUND_FORMAT)
     if fmt != ROUND_FORMAT:
@@ -144,92 +149,121 @@ def parse_round(doc: object) -> Night:
     if not isinstance(raw_players, list):
         raise RoundError("players", msg("must be a list of names, not {type}",
                                          type=_type(raw_players)))
-    players = tuple(_string(p, f"players[{i}]", None) for i, p in enumerate(raw_players))
+    for i, name in enumerate(raw_players):
+        if name.__class__ is not str:
+            _string(name, f"players[{i}]", None)
+    players = tuple(raw_players)
     known = set(players)
+    roles = _ROLE_BY_KEY
 
     if "cards" not in d:
         raise RoundError("cards", msg("missing (one card per player)"))
     cards: dict[str, Card] = {}
-    for p, raw in _object(d["cards"], "cards").items():
-        where = f"cards.{p}"
-        entry = _object(raw, where, p)
-        _unknown_keys(entry, _CARD_KEYS, where, p)
+    for p, entry in _object(d["cards"], "cards").items():
+        if entry.__class__ is not dict:
+            _object(entry, f"cards.{p}", p)
+        for k in entry:
+            if k not in _CARD_KEYS:
+                _unknown_keys(entry, _CARD_KEYS, f"cards.{p}", p)
         if "role" not in entry:
-            raise RoundError(f"{where}.role", msg("missing"), p)
-        role = _role(entry["role"], f"{where}.role", p)
+            raise RoundError(f"cards.{p}.role", msg("missing"), p)
+        raw = entry["role"]
+        role = roles.get(raw) if raw.__class__ is str else None
+        if role is None:
+            role = _role(raw, f"cards.{p}.role", p)
         edition = Edition.BASIC
         if "edition" in entry:
-            ed = _string(entry["edition"], f"{where}.edition", p)
-            if ed not in _EDITIONS:
-                raise RoundError(f"{where}.edition",
-                                 msg("must be 'basic' or 'advanced', not {value!r}", value=ed), p)
-            edition = _EDITIONS[ed]
+            raw = entry["edition"]
+            ed = _EDITIONS.get(raw) if raw.__class__ is str else None
+            if ed is None:
+                ed_s = _string(raw, f"cards.{p}.edition", p)
+                raise RoundError(f"cards.{p}.edition",
+                                 msg("must be 'basic' or 'advanced', not {value!r}", value=ed_s),
+                                 p)
+            edition = ed
         gender = None
         if "gender" in entry:
-            gs = _string(entry["gender"], f"{where}.gender", p)
-            if gs not in _GENDERS:
-                raise RoundError(f"{where}.gender", msg("must be 'feminine', 'masculine' or "
-                                                        "'neutral', not {value!r}", value=gs), p)
-            gender = _GENDERS[gs]
+            raw = entry["gender"]
+            gender = _GENDERS.get(raw) if raw.__class__ is str else None
+            if gender is None:
+                gs = _string(raw, f"cards.{p}.gender", p)
+                raise RoundError(f"cards.{p}.gender", msg("must be 'feminine', 'masculine' or "
+                                                          "'neutral', not {value!r}", value=gs), p)
         cards[p] = Card(role, edition, gender)
 
     gestures: dict[str, Gesture] = {}
-    for p, raw in _object(d.get("gestures", {}), "gestures").items():
-        where = f"gestures.{p}"
-        entry = _object(raw, where, p)
-        _unknown_keys(entry, _GESTURE_KEYS, where, p)
-        shows = _role(entry["shows"], f"{where}.shows", p) if "shows" in entry else None
+    for p, entry in _object(d.get("gestures", {}), "gestures").items():
+        if entry.__class__ is not dict:
+            _object(entry, f"gestures.{p}", p)
+        for k in entry:
+            if k not in _GESTURE_KEYS:
+                _unknown_keys(entry, _GESTURE_KEYS, f"gestures.{p}", p)
+        shows = kind = seeks = names = None
         targets: tuple[str, ...] = ()
         if "targets" in entry:
             raw_t = entry["targets"]
             if not isinstance(raw_t, list):
-                raise RoundError(f"{where}.targets", msg("must be a list of players, not "
-                                                         "{type}", type=_type(raw_t)), p)
-            targets = tuple(_string(t, f"{where}.targets", p) for t in raw_t)
-        kind = _role(entry["kind"], f"{where}.kind", p) if "kind" in entry else None
-        seeks = None
+                raise RoundError(f"gestures.{p}.targets", msg("must be a list of players, not "
+                                                              "{type}", type=_type(raw_t)), p)
+            for t in raw_t:
+                if t.__class__ is not str:
+                    _string(t, f"gestures.{p}.targets", p)
+            targets = tuple(raw_t)
+        if "shows" in entry:
+            raw = entry["shows"]
+            shows = roles.get(raw) if raw.__class__ is str else None
+            if shows is None:
+                shows = _role(raw, f"gestures.{p}.shows", p)
+        if "kind" in entry:
+            raw = entry["kind"]
+            kind = roles.get(raw) if raw.__class__ is str else None
+            if kind is None:
+                kind = _role(raw, f"gestures.{p}.kind", p)
         if "seeks" in entry:
-            s = _string(entry["seeks"], f"{where}.seeks", p)
-            if s not in _SEEKS:
-                raise RoundError(f"{where}.seeks", msg("must be 'feminine' or 'masculine', "
-                                                       "not {value!r}", value=s), p)
-            seeks = _SEEKS[s]
-        names = _string(entry["names"], f"{where}.names", p) if "names" in entry else None
+            raw = entry["seeks"]
+            seeks = _SEEKS.get(raw) if raw.__class__ is str else None
+            if seeks is None:
+                sk = _string(raw, f"gestures.{p}.seeks", p)
+                raise RoundError(f"gestures.{p}.seeks", msg("must be 'feminine' or 'masculine', "
+                                                            "not {value!r}", value=sk), p)
+        if "names" in entry:
+            names = _string(entry["names"], f"gestures.{p}.names", p)
         gestures[p] = Gesture(targets, shows, kind, seeks, names)
 
     withdrawals: dict[str, Withdrawal] = {}
     for p, raw in _object(d.get("withdrawals", {}), "withdrawals").items():
-        where = f"withdrawals.{p}"
-        if isinstance(raw, bool):
+        if raw is True or raw is False:
             withdrawals[p] = raw
         elif isinstance(raw, list):
-            idx: list[int] = []
             for i in raw:
                 if not isinstance(i, int) or isinstance(i, bool):
-                    raise RoundError(where, msg("attack indices are 0 or 1, not {type}",
-                                                type=_type(i)), p)
-                idx.append(i)
-            withdrawals[p] = tuple(idx)
+                    raise RoundError(f"withdrawals.{p}", msg("attack indices are 0 or 1, not "
+                                                             "{type}", type=_type(i)), p)
+            withdrawals[p] = tuple(raw)
         else:
-            raise RoundError(where, msg("must be true, false or a list of attack indices, "
-                                        "not {type}", type=_type(raw)), p)
+            raise RoundError(f"withdrawals.{p}", msg("must be true, false or a list of attack "
+                                                     "indices, not {type}", type=_type(raw)), p)
 
     zombie_targets: dict[str, str] = {}
     for p, raw in _object(d.get("zombie_targets", {}), "zombie_targets").items():
-        zombie_targets[p] = _string(raw, f"zombie_targets.{p}", p)
+        zombie_targets[p] = raw if raw.__class__ is str else _string(
+            raw, f"zombie_targets.{p}", p)
 
     journals: dict[str, dict[Role, int]] = {}
     for p, raw in _object(d.get("journals", {}), "journals").items():
-        where = f"journals.{p}"
+        if raw.__class__ is not dict:
+            _object(raw, f"journals.{p}", p)
         rows: dict[Role, int] = {}
-        for name, xp in _object(raw, where, p).items():
-            role = _role(name, f"{where}.{name}", p)
-            if not isinstance(xp, int) or isinstance(xp, bool):
-                raise RoundError(f"{where}.{name}", msg("XP must be a whole number, not {type}",
-                                                        type=_type(xp)), p)
+        for name, xp in raw.items():
+            role = roles.get(name)
+            if role is None:
+                role = _role(name, f"journals.{p}.{name}", p)
+            if xp.__class__ is not int:
+                raise RoundError(f"journals.{p}.{name}", msg("XP must be a whole number, not "
+                                                             "{type}", type=_type(xp)), p)
             if role in rows:
-                raise RoundError(f"{where}.{name}", msg("the {role} row is given twice",
-                                                        role=role_term(role)), p)
+                raise RoundError(f"journals.{p}.{name}", msg("the {role} row is given twice",
+                                                             role=role_term(role)), p)
             rows[role] = xp
         journals[p] = rows
 
@@ -239,7 +273,11 @@ def parse_round(doc: object) -> Night:
         if not isinstance(raw_jr, list):
             raise RoundError("journal_roles", msg("must be a list of roles, not {type}",
                                                    type=_type(raw_jr)))
-        journal_roles = tuple(_role(r, f"journal_roles[{i}]", None) for i, r in enumerate(raw_jr))
+        jr: list[Role] = []
+        for i, r in enumerate(raw_jr):
+            role = roles.get(r) if r.__class__ is str else None
+            jr.append(role if role is not None else _role(r, f"journal_roles[{i}]", None))
+        journal_roles = tuple(jr)
 
     for where, keys in (("gestures", gestures), ("withdrawals", withdrawals),
                         ("zombie_targets", zombie_targets), ("journals", journals)):
@@ -248,6 +286,10 @@ def parse_round(doc: object) -> Night:
                 raise RoundError(f"{where}.{p}", msg("{player!r} is not one of the players",
                                                      player=p), p)
     return Night(players, cards, gestures, withdrawals, zombie_targets, journals, journal_roles)
+
+
+#: Canonical role names, looked up before the lenient :func:`parse_role`.
+_ROLE_BY_KEY: Final = {r.key: r for r in Role}
 
 
 def write_round(night: Night) -> dict[str, Any]:
@@ -298,44 +340,47 @@ def write_round(night: Night) -> dict[str, Any]:
 
 
 def result_document(
-    result: NightResult, translate: Callable[[str], str] = str
+    result: NightResult, translate: Callable[[str], str] | None = None
 ) -> dict[str, Any]:
-    """The ``darkcity-result/1`` document of an adjudicated night."""
+    """The ``darkcity-result/1`` document of an adjudicated night.
+
+    ``translate`` is a :class:`~darkcity.i18n.Translator` for the events'
+    text (English by default). Written for speed: it is on the bulk path.
+    """
     night = result.night
     players = night.players
     cards = night.cards
+    keys = [_ROLE_KEYS[cards[p].role] for p in players]
+    fates, marks, xp, journals = result.fates, result.marks, result.xp, result.journals
+    pdoc: dict[str, Any] = {}
+    jdoc: dict[str, Any] = {}
+    for i, p in enumerate(players):
+        m = marks[i]
+        pdoc[p] = {"fate": fates[i]._value_,
+                   "marks": sorted([x._value_ for x in m]) if m else [], "xp": xp[i]}
+        j = journals[i]
+        jdoc[p] = {_ROLE_KEYS[r]: j[r] for r in sorted(j)} if j else {}
+    events = result.events
+    texts = render_all(events, night, translate)
+    edoc: list[dict[str, Any]] = []
+    for e, text in zip(events, texts, strict=True):
+        a = e.actor
+        if e.target >= 0:
+            edoc.append({"step": e.step, "player": players[a], "role": keys[a], "event": e.key,
+                         "target": players[e.target], "text": text})
+        else:
+            edoc.append({"step": e.step, "player": players[a], "role": keys[a], "event": e.key,
+                         "text": text})
     return {
         "format": RESULT_FORMAT,
-        "players": {
-            p: {"fate": result.fates[i].value, "marks": sorted(m.value for m in result.marks[i]),
-                "xp": result.xp[i]}
-            for i, p in enumerate(players)
-        },
-        "journals": {
-            p: {r.key: x for r, x in _sheet_order(result.journals[i])}
-            for i, p in enumerate(players)
-        },
+        "players": pdoc,
+        "journals": jdoc,
         "winners": [players[i] for i in result.winners],
-        "events": [
-            _event_document(e.step, e.key, players[e.actor], cards[players[e.actor]].role,
-                            players[e.target] if e.target >= 0 else None,
-                            render(e, night, translate))
-            for e in result.events
-        ],
+        "events": edoc,
     }
 
 
-def _sheet_order(journal: Mapping[Role, int]) -> list[tuple[Role, int]]:
-    return sorted(journal.items())
-
-
-def _event_document(step: str, key: str, player: str, role: Role, target: str | None,
-                    text: str) -> dict[str, Any]:
-    doc: dict[str, Any] = {"step": step, "player": player, "role": role.key, "event": key}
-    if target is not None:
-        doc["target"] = target
-    doc["text"] = text
-    return doc
+_ROLE_KEYS: Final = tuple(r.key for r in Role)
 
 
 def adjudicate(doc: object, translate: Callable[[str], str] = str) -> dict[str, Any]:

@@ -292,7 +292,7 @@ def _validate_withdrawals(night: Night) -> None:
         if role is Role.DEATH and w is not False and w != ():
             raise _err(where, msg("Death never withdraws"), p)
         full = w is True
-        if isinstance(w, tuple) and w:
+        if isinstance(w, tuple):
             if role is not Role.HUNTER:
                 raise _err(where, msg("only a Hunter may withdraw single attacks; {player} is "
                                       "{role:the} (use true)", player=p,
