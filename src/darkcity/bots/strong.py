@@ -1,0 +1,242 @@
+"""``strong``: beliefs, sampled worlds, the engine, and mixed bluffs.
+
+* Beliefs about the hidden cards come from the draft (which cards it saw
+  went on to whom) and, after Phase 2, from the gestures (a player is what it
+  showed, or a Devil in disguise: :class:`~darkcity.bots.knowledge.Beliefs`).
+* Each candidate decision is scored against sampled worlds: a deal drawn
+  from the beliefs, the unseen choices drawn from an opponent model
+  (:mod:`darkcity.bots.world`), the night resolved by
+  :func:`darkcity.night.resolve`, and the result valued for progress toward a
+  victory condition less the opponents' progress
+  (:func:`~darkcity.bots.knowledge.night_value`). Common random numbers: every
+  candidate meets the same worlds.
+* Gestures are chosen by regret matching+ over the candidates, one world per
+  iteration, then sampled from the (linearly) averaged strategy: near-equal
+  bluffs are mixed, so a Devil's disguise cannot be read off the position.
+* The draft uses per-role goal rates trained offline by fictitious play
+  (``scripts/train_strong.py``), shipped in ``bots/data/strong.json``.
+
+A decision costs at most :attr:`StrongParams.budget` resolutions (about
+100 microseconds each).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Final
+
+from darkcity.bots.base import Bot, Observation, register
+from darkcity.bots.heuristic import (
+    DEFAULT_RATES,
+    draft_choice,
+    gesture_scores,
+    own_gesture,
+)
+from darkcity.bots.knowledge import Beliefs, Facts, night_value, read_facts
+from darkcity.bots.world import World
+from darkcity.cast import Role, parse_role
+from darkcity.game import (
+    Decision,
+    DraftPick,
+    FaceDownPick,
+    FreeXp,
+    GestureChoice,
+    LookAtHand,
+    TakeDeath,
+    WithdrawalChoice,
+    ZombieChoice,
+)
+from darkcity.night import Card, Gesture, Night, Withdrawal, possible_cast
+
+__all__ = ["StrongBot", "StrongParams", "load_params", "regret_matching"]
+
+DATA: Final = "strong.json"
+
+
+@dataclass(frozen=True, slots=True)
+class StrongParams:
+    """The strong bot's knobs; ``rates`` are trained (per table size)."""
+
+    rates: Mapping[int, Mapping[Role, float]] = field(default_factory=dict)
+    budget: int = 200  # resolutions per decision
+    max_candidates: int = 16  # gestures kept after a quick pre-score
+    min_worlds: int = 6
+    max_worlds: int = 40
+    withdraw_rate: float = 0.5  # the opponent model: a threatened player withdraws
+    withdraw_margin: float = 0.2  # a full withdrawal must pay by this much
+    deny: float = 0.6  # weight of the opponents' progress
+
+    def rates_for(self, players: int) -> Mapping[Role, float]:
+        return self.rates.get(players) or self.rates.get(6) or DEFAULT_RATES
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rates": {str(n): {r.key: round(x, 4) for r, x in sorted(t.items())}
+                      for n, t in sorted(self.rates.items())},
+            "budget": self.budget, "max_candidates": self.max_candidates,
+            "min_worlds": self.min_worlds, "max_worlds": self.max_worlds,
+            "withdraw_rate": self.withdraw_rate, "withdraw_margin": self.withdraw_margin,
+            "deny": self.deny,
+        }
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> StrongParams:
+        rates: dict[int, dict[Role, float]] = {}
+        for n, table in doc.get("rates", {}).items():
+            row: dict[Role, float] = {}
+            for k, x in table.items():
+                r = parse_role(k)
+                if r is not None:
+                    row[r] = float(x)
+            rates[int(n)] = row
+        kw = {k: doc[k] for k in ("budget", "max_candidates", "min_worlds", "max_worlds",
+                                   "withdraw_rate", "withdraw_margin", "deny") if k in doc}
+        return cls(rates=rates, **kw)
+
+
+_LOADED: StrongParams | None = None
+
+
+def load_params() -> StrongParams:
+    """The trained parameters shipped with the package (defaults if absent)."""
+    global _LOADED
+    if _LOADED is None:
+        try:
+            text = resources.files("darkcity.bots").joinpath("data", DATA).read_text("utf-8")
+            _LOADED = StrongParams.from_json(json.loads(text))
+        except (OSError, ValueError):  # pragma: no cover - a broken install
+            _LOADED = StrongParams()
+    return _LOADED
+
+
+def regret_matching(utilities: Sequence[Sequence[float]]) -> list[float]:
+    """Regret matching+ over candidates, one row of utilities per iteration;
+    returns the linearly averaged strategy."""
+    n = len(utilities[0])
+    regret = [0.0] * n
+    avg = [0.0] * n
+    for t, u in enumerate(utilities, 1):
+        pos = [max(0.0, r) for r in regret]
+        s = sum(pos)
+        sigma = [x / s for x in pos] if s > 0 else [1.0 / n] * n
+        ev = sum(p * x for p, x in zip(sigma, u, strict=True))
+        regret = [max(0.0, r + x - ev) for r, x in zip(regret, u, strict=True)]
+        for i in range(n):
+            avg[i] += t * sigma[i]
+    # the last iterate's regrets say where the average is heading
+    pos = [max(0.0, r) for r in regret]
+    s = sum(pos)
+    last = [x / s for x in pos] if s > 0 else [1.0 / n] * n
+    total = sum(avg)
+    return [0.5 * a / total + 0.5 * b for a, b in zip(avg, last, strict=True)]
+
+
+@register
+class StrongBot(Bot):
+    name = "strong"
+    level = 2
+    description = ("Tracks beliefs from the draft and the gestures, scores choices on "
+                   "sampled worlds through the engine, mixes its bluffs (regret matching).")
+
+    def __init__(self, rng: random.Random, params: StrongParams | None = None) -> None:
+        super().__init__(rng)
+        self.params = params if params is not None else load_params()
+
+    def step(self, obs: Observation) -> Decision:
+        legal = obs.legal
+        if len(legal) == 1:
+            return legal[0]
+        f = read_facts(obs)
+        first = legal[0]
+        if isinstance(first, FreeXp | DraftPick | FaceDownPick | TakeDeath | LookAtHand):
+            return draft_choice(f, legal, self.params.rates_for(len(f.players)), self.rng)
+        beliefs = Beliefs(f)
+        if isinstance(first, GestureChoice):
+            return self._gesture(f, beliefs, [d for d in legal if isinstance(d, GestureChoice)])
+        return self._late(f, beliefs, legal)
+
+    # -- helpers ------------------------------------------------------------
+
+    def _worlds(self, f: Facts, beliefs: Beliefs, k: int, own: Gesture | None
+                ) -> list[tuple[World, dict[str, float]]]:
+        rng = self.rng
+        out = []
+        cast: frozenset[Role] | None = None
+        for _ in range(k):
+            cards: dict[str, Card] = beliefs.sample(rng)
+            if cast is None:
+                cast = possible_cast(Night(f.players, cards, journal_roles=f.sheet))
+            w = World(f, cards, own, cast, rng)
+            coins = {p: rng.random() for p in f.players}
+            out.append((w, coins))
+        return out
+
+    def _withdrawals(self, w: World, coins: Mapping[str, float], gesture: Gesture | None,
+                     known: Mapping[str, Withdrawal] | None) -> dict[str, Withdrawal]:
+        if known is not None:
+            return dict(known)
+        rate = self.params.withdraw_rate
+        return w.model_withdrawals(coins, skip=w.facts.me, gesture=gesture, rate=rate)
+
+    def _gesture(self, f: Facts, beliefs: Beliefs, legal: list[GestureChoice]) -> Decision:
+        p = self.params
+        cands = legal
+        if len(cands) > p.max_candidates:
+            scores = gesture_scores(f, beliefs, cands)
+            order = sorted(range(len(cands)), key=lambda i: -scores[i] - self.rng.random() * 1e-3)
+            cands = [cands[i] for i in order[:p.max_candidates]]
+        k = max(p.min_worlds, min(p.max_worlds, p.budget // len(cands)))
+        me = f.players.index(f.me)
+        rows: list[list[float]] = []
+        for w, coins in self._worlds(f, beliefs, k, None):
+            before = [w.journals[q] for q in f.players]
+            row = []
+            for d in cands:
+                ws = self._withdrawals(w, coins, d.gesture, None)
+                res = w.resolve(gesture=d.gesture, withdrawals=ws)
+                row.append(night_value(me, res, before, p.deny))
+            rows.append(row)
+        sigma = regret_matching(rows)
+        return cands[_sample(sigma, self.rng)]
+
+    def _late(self, f: Facts, beliefs: Beliefs, legal: Sequence[Decision]) -> Decision:
+        p = self.params
+        own = own_gesture(f)
+        k = max(p.min_worlds, min(p.max_worlds, p.budget // len(legal)))
+        me = f.players.index(f.me)
+        zombie = isinstance(legal[0], ZombieChoice)
+        known = f.withdrawals if zombie else None
+        totals = [0.0] * len(legal)
+        for w, coins in self._worlds(f, beliefs, k, own):
+            before = [w.journals[q] for q in f.players]
+            base = self._withdrawals(w, coins, own, known)
+            base.pop(f.me, None)
+            for i, d in enumerate(legal):
+                if isinstance(d, WithdrawalChoice):
+                    ws = dict(base)
+                    if d.withdrawal is not False:
+                        ws[f.me] = d.withdrawal
+                    res = w.resolve(gesture=own, withdrawals=ws)
+                else:
+                    assert isinstance(d, ZombieChoice)
+                    res = w.resolve(gesture=own, withdrawals=base,
+                                    zombie_targets={f.me: d.target})
+                totals[i] += night_value(me, res, before, p.deny)
+        for i, d in enumerate(legal):
+            if isinstance(d, WithdrawalChoice) and d.withdrawal is True:
+                totals[i] -= p.withdraw_margin * k
+        best = max(range(len(legal)), key=lambda i: totals[i] + self.rng.random() * 1e-6)
+        return legal[best]
+
+
+def _sample(sigma: Sequence[float], rng: random.Random) -> int:
+    x = rng.random() * sum(sigma)
+    for i, s in enumerate(sigma):
+        x -= s
+        if x <= 0:
+            return i
+    return len(sigma) - 1
