@@ -178,13 +178,36 @@ def _documents(text: str) -> tuple[bool, list[tuple[int, Any]]]:
         except json.JSONDecodeError:
             raise RoundError("", bad_json(whole)) from None
     docs: list[tuple[int, Any]] = []
+    fast = _fast_loads()
     for number, line in lines:
         try:
-            docs.append((number, loads(line)))
-        except RoundError as e:
-            raise RoundError("", msg("line {line}: {error}", line=number,
-                                     error=e.message)) from None
+            docs.append((number, fast(line)))
+        except ValueError:
+            try:
+                docs.append((number, loads(line)))  # Python's parser words the error
+            except RoundError as e:
+                raise RoundError("", msg("line {line}: {error}", line=number,
+                                         error=e.message)) from None
     return True, docs
+
+
+def _fast_loads() -> Any:
+    """orjson's parser when installed (the bulk path), else Python's."""
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - orjson is a dependency
+        return json.loads
+    return orjson.loads
+
+
+def _fast_dumps() -> Any:
+    """Compact UTF-8 JSON for one result per line: orjson when installed."""
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - orjson is a dependency
+        return lambda doc: json.dumps(doc, ensure_ascii=False,
+                                      separators=(",", ":")).encode("utf-8")
+    return orjson.dumps
 
 
 @app.command(
@@ -223,7 +246,8 @@ def adjudicate(
         bulk, docs = _documents(text)
     except RoundError as e:
         raise _fail(t, msg("{label}: {error}", label=label, error=_error(e))) from None
-    out: list[str] = []
+    out: list[bytes] = []
+    dumps = _fast_dumps()
     for number, doc in docs:
         try:
             result = resolve(read_round(doc))
@@ -233,12 +257,16 @@ def adjudicate(
                                    error=_error(e))) from None
             raise _fail(t, msg("{label}: {error}", label=label, error=_error(e))) from None
         if narrate:
-            out.append(_narration(result, translate))
+            out.append(_narration(result, translate).encode("utf-8"))
+        elif bulk:
+            out.append(dumps(result_document(result, translate)))
         else:
-            rd = result_document(result, translate)
-            out.append(json.dumps(rd, ensure_ascii=False, separators=(",", ":")) if bulk
-                       else json.dumps(rd, ensure_ascii=False, indent=2))
-    sys.stdout.write("\n".join(out) + "\n")
+            out.append(json.dumps(result_document(result, translate), ensure_ascii=False,
+                                  indent=2).encode("utf-8"))
+    # Nothing is written before every night has been adjudicated (exit 2, empty stdout).
+    sys.stdout.flush()
+    sys.stdout.buffer.write(b"\n".join(out) + b"\n")
+    sys.stdout.buffer.flush()
 
 
 def _error(e: RoundError) -> Message:
