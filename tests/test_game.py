@@ -467,3 +467,16 @@ def test_cards_of_a_night_are_physical_cards() -> None:
     assert len(set(g.cards.values())) == 8
     for c in g.cards.values():
         assert isinstance(c, Card) and c.gender in CAST[c.role].genders
+
+
+def test_restore_from_a_decision_log() -> None:
+    """A server that stores the decisions rebuilds the same game (checked path)."""
+    from darkcity.game import restore
+
+    g = new_game("death-alien-7", 7, "log")
+    play_randomly(g, bot_rng("log"))
+    again = restore(g.settings, g.seed, g.log)
+    assert again.winners == g.winners
+    assert [r.result.events for r in again.nights] == [r.result.events for r in g.nights]
+    with pytest.raises(IllegalDecision):
+        restore(g.settings, g.seed, g.log[1:] if len(g.log) > 1 else [FreeXp("Zed", Role.DEVIL)])

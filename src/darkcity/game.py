@@ -81,6 +81,7 @@ __all__ = [
     "bot_rng",
     "deck_rng",
     "play_randomly",
+    "restore",
 ]
 
 
@@ -351,6 +352,8 @@ class Game:
         self.early: NightResult | None = None  # through step 3, in the ZOMBIE phase
         self._cast: frozenset[Role] = frozenset()
         self._legal_cache: dict[str, tuple[Decision, ...]] = {}
+        self._held: dict[str, str] = {}
+        self._plain_withdrawals: dict[tuple[str, bool], tuple[Decision, ...]] = {}
         self._bare: Night | None = None
         for p, r in settings.free_xp.items():
             self.free_xp[p] = r
@@ -433,7 +436,18 @@ class Game:
             out = _gesture_choices(self.players, player, self.cards[player], self.death,
                                    self._cast)
         elif phase is Phase.WITHDRAWAL:
-            out = tuple(WithdrawalChoice(player, w) for w in self._legal_withdrawals(player))
+            hunter = self.cards[player].role is _HUNTER
+            if player in self._held:
+                out = tuple(WithdrawalChoice(player, w) for w in self._legal_withdrawals(player))
+            else:  # free to flee (R-07): the same choices every night
+                key = (player, hunter)
+                plain = self._plain_withdrawals.get(key)
+                if plain is None:
+                    plain = tuple(WithdrawalChoice(player, w)
+                                  for w in ((False, True, (0,), (1,)) if hunter
+                                            else (False, True)))
+                    self._plain_withdrawals[key] = plain
+                out = plain
         elif phase is Phase.ZOMBIE:
             left, right = self.neighbours(player)
             out = (ZombieChoice(player, left), ZombieChoice(player, right))
@@ -695,6 +709,7 @@ class Game:
 
     def _begin_withdrawal(self) -> None:
         self._gestures = {q: self._gestures[q] for q in self.players if q in self._gestures}
+        self._held = self._held_by()
         self._point(Phase.WITHDRAWAL, [q for q in self.players if q != self.death])
 
     def _held_by(self) -> dict[str, str]:
@@ -709,7 +724,7 @@ class Game:
 
     def _legal_withdrawals(self, p: str) -> list[Withdrawal]:
         out: list[Withdrawal] = [False]
-        creature = self._held_by().get(p)
+        creature = self._held.get(p)
         if creature is None or proposal_immune(self._night(), p, creature):  # R-63, K-1
             out.append(True)
         if self.cards[p].role is _HUNTER:
@@ -876,6 +891,15 @@ def _check(night: Night, player: str) -> None:
         validate(night)
     except RoundError as e:
         raise IllegalDecision("illegal", e.reason, player, e.field) from None
+
+
+def restore(settings: Settings, seed: int | str, decisions: Sequence[Decision]) -> Game:
+    """The game reached from its table and seed by ``decisions`` (e.g. a server's
+    stored log, or ``game.log``), each one checked (raises :class:`IllegalDecision`)."""
+    game = Game(settings, seed)
+    for d in decisions:
+        game.do(d)
+    return game
 
 
 def play_randomly(game: Game, rng: random.Random, *, max_nights: int = 1000) -> Game:
