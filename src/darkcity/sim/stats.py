@@ -111,8 +111,8 @@ def summarize(cfg: SimConfig, outcomes: Sequence[GameOutcome]) -> Summary:
     # seats: rotation r puts bot b in seat (b + r) % n
     seat_wins = [0.0] * n
     for o in outcomes:
-        for b, c in enumerate(o.credit):
-            seat_wins[(b + o.rotation) % n] += c
+        for k, c in enumerate(o.credit):
+            seat_wins[(k + o.rotation) % n] += c
     nights = sorted(o.nights for o in outcomes)
     hist: dict[int, int] = {}
     for x in nights:
