@@ -1,0 +1,38 @@
+"""The ``serve`` command (registered on :data:`darkcity.cli.app`): the web app."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from darkcity.cli import LangOption, app, fail, reader
+from darkcity.i18n import _, msg
+
+__all__ = ["serve"]
+
+
+@app.command("serve", help=_("Run the web app: rooms in the browser, the app is the Mayor."))
+def serve(
+    host: Annotated[str, typer.Option(help=_("Address to listen on."))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help=_("Port to listen on."))] = 8000,
+    db: Annotated[str | None, typer.Option(
+        "--db", help=_("SQLAlchemy database URL (default: darkcity.sqlite3 in the current "
+                       "folder)."))] = None,
+    lang: LangOption = None,
+) -> None:
+    """Run the web app: rooms in the browser, the app is the Mayor."""
+    t = reader(lang)
+    try:
+        import uvicorn
+
+        from darkcity.server import ServerConfig, create_app
+    except ImportError as e:
+        raise fail(t, msg("the web app needs its dependencies ({error}); reinstall darkcity",
+                          error=str(e))) from None
+    config = ServerConfig.from_env(db_url=db)
+    sys.stderr.write(t.render(msg("darkcity: serving on http://{host}:{port}/ (database: "
+                                  "{db})", host=host, port=port, db=config.database)) + "\n")
+    uvicorn.run(create_app(config), host=host, port=port, log_level="warning",
+                ws_max_size=16384, ws_ping_interval=20, ws_ping_timeout=20)

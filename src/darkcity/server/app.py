@@ -1,0 +1,321 @@
+"""The FastAPI application: HTTP API, the WebSocket protocol, the static web UI, the clock."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+
+from darkcity.deck import BOX, PRESETS, card_key
+from darkcity.i18n import Message, msg, negotiate, translator
+from darkcity.server import protocol as p
+from darkcity.server.bots import LEVELS
+from darkcity.server.config import ServerConfig
+from darkcity.server.rooms import PACES, Conn, Refusal, Room, RoomManager
+from darkcity.server.storage import Storage
+from darkcity.server.text import catalog
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("darkcity.server")
+STATIC = resources.files("darkcity").joinpath("server/static")
+
+
+def _lang(request: Request) -> str:
+    asked = request.query_params.get("lang") or request.headers.get("accept-language", "")
+    for part in asked.split(","):
+        found = negotiate(part.split(";")[0].strip()) if part.strip() else None
+        if found:
+            return found
+    return "en"
+
+
+def _refused(request: Request, e: Refusal, status: int = 400) -> JSONResponse:
+    t = translator(_lang(request))
+    return JSONResponse({"code": e.code, "message": t.render(e.message), **e.message.to_json()},
+                        status_code=status)
+
+
+def _invalid(request: Request, e: ValidationError) -> JSONResponse:
+    return _refused(request, Refusal("invalid", _validation_message(e)), 422)
+
+
+def _validation_message(e: ValidationError) -> Message:
+    errors = e.errors()
+    if not errors:
+        return msg("Invalid message: {field}: {problem}", field="-", problem="?")
+    first = errors[0]
+    where = ".".join(str(x) for x in first["loc"]) or "-"
+    return msg("Invalid message: {field}: {problem}", field=where, problem=first["msg"])
+
+
+class _Bucket:
+    """A token bucket: ``rate`` messages a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def create_app(config: ServerConfig | None = None) -> FastAPI:
+    """The application; rooms are stored at ``config.database``."""
+    cfg = config or ServerConfig.from_env()
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        storage = Storage(cfg.database)
+        manager = RoomManager(storage, cfg)
+        resumed = manager.load_active()
+        if resumed:
+            log.info("resumed %d rooms", resumed)
+        state["manager"] = manager
+
+        async def clock() -> None:
+            while True:
+                try:
+                    manager.tick()
+                except Exception:  # one bad room must not stop every room's clock
+                    log.exception("clock tick failed")
+                await asyncio.sleep(cfg.tick_s)
+
+        task = asyncio.create_task(clock())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            storage.close()
+
+    app = FastAPI(title="darkcity", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url=None)
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+
+    def manager() -> RoomManager:
+        m = state["manager"]
+        assert isinstance(m, RoomManager)
+        return m
+
+    def index() -> FileResponse:
+        return FileResponse(str(STATIC.joinpath("index.html")),
+                            headers={"Cache-Control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> FileResponse:
+        return index()
+
+    @app.get("/r/{code}", include_in_schema=False)
+    async def room_page(code: str) -> FileResponse:
+        return index()
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        return {"ok": True, "rooms": len(manager().rooms), "time": time.time()}
+
+    @app.get("/api/meta")
+    async def meta() -> dict[str, Any]:
+        return {
+            "presets": [{"name": k, "min": v[1][0], "max": v[1][1]} for k, v in PRESETS.items()],
+            "levels": list(LEVELS),
+            "paces": {k: {"decide_s": v[0], "beat_s": v[1]} for k, v in PACES.items()},
+            "languages": ["en", "pt_BR"],
+            "box": [card_key(c) for c in BOX],
+        }
+
+    @app.get("/api/i18n/{lang}")
+    async def i18n(lang: str) -> Response:
+        found = negotiate(lang) or "en"
+        return JSONResponse(catalog(found), headers={"Cache-Control": "max-age=300"})
+
+    @app.post("/api/rooms")
+    async def create_room(request: Request) -> Response:
+        try:
+            body = p.CreateRoom.model_validate_json(await _body(request, cfg))
+            room, member, token = manager().create(body)
+        except ValidationError as e:
+            return _invalid(request, e)
+        except Refusal as e:
+            return _refused(request, e)
+        return JSONResponse({"code": room.code, "token": token, "member": member.id,
+                             "path": f"/r/{room.code}"}, status_code=201)
+
+    @app.get("/api/rooms/{code}")
+    async def get_room(code: str, request: Request) -> Response:
+        room = manager().get(code)
+        if room is None:
+            return _refused(request, _NO_ROOM, 404)
+        return JSONResponse(room.lobby_public())
+
+    @app.post("/api/rooms/{code}/join")
+    async def join_room(code: str, request: Request) -> Response:
+        room = manager().get(code)
+        if room is None:
+            return _refused(request, _NO_ROOM, 404)
+        try:
+            body = p.JoinRoom.model_validate_json(await _body(request, cfg))
+            member, token = room.add_member(body.name)
+        except ValidationError as e:
+            return _invalid(request, e)
+        except Refusal as e:
+            return _refused(request, e)
+        return JSONResponse({"code": room.code, "token": token, "member": member.id},
+                            status_code=201)
+
+    @app.get("/api/rooms/{code}/record")
+    async def record(code: str, request: Request) -> Response:
+        room = manager().get(code)
+        if room is None:
+            return _refused(request, _NO_ROOM, 404)
+        try:
+            doc = room.record()
+        except Refusal as e:
+            return _refused(request, e, 409)
+        return JSONResponse(doc, headers={
+            "Content-Disposition": f'attachment; filename="darkcity-{room.code}.json"'})
+
+    @app.websocket("/ws/{code}")
+    async def websocket(ws: WebSocket, code: str) -> None:
+        await ws.accept()
+        lang = negotiate(ws.query_params.get("lang", "")) or "en"
+        conn = Conn(lang, cfg.send_queue)
+        writer = asyncio.create_task(_writer(ws, conn))
+        room = manager().get(code)
+        try:
+            if room is None:
+                conn.error("no-room", _NO_ROOM.message)
+                return
+            if len(room.conns) >= cfg.max_connections_per_room:
+                conn.error("room-busy", msg("Too many people are connected to this room."))
+                return
+            await _serve(ws, room, conn, cfg)
+        finally:
+            if room is not None:
+                room.disconnect(conn)
+            with contextlib.suppress(asyncio.QueueFull):
+                conn.queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 2)
+            writer.cancel()
+
+    return app
+
+
+_NO_ROOM = Refusal("no-room", msg("There is no room with that code."))
+
+
+async def _body(request: Request, cfg: ServerConfig) -> bytes:
+    data = await request.body()
+    if len(data) > cfg.max_message_bytes:
+        raise Refusal("too-big", msg("That message is too big."))
+    return data or b"{}"
+
+
+async def _writer(ws: WebSocket, conn: Conn) -> None:
+    with contextlib.suppress(Exception):
+        while True:
+            item = await conn.queue.get()
+            if item is None:
+                await ws.close()
+                return
+            await ws.send_text(json.dumps(item, ensure_ascii=False, separators=(",", ":")))
+
+
+async def _serve(ws: WebSocket, room: Room, conn: Conn, cfg: ServerConfig) -> None:
+    bucket = _Bucket(cfg.rate_per_s, cfg.rate_burst)
+    greeted = False
+    strikes = 0
+    while True:
+        try:
+            event = await ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if event["type"] == "websocket.disconnect":
+            return
+        text = event.get("text")
+        if text is None:
+            conn.error("binary", msg("Send text (JSON) messages only."))
+            continue
+        if len(text) > cfg.max_message_bytes or len(text.encode()) > cfg.max_message_bytes:
+            conn.error("too-big", msg("That message is too big."))
+            strikes += 1
+        elif not bucket.take():
+            conn.error("rate-limited", msg("Too many messages: slow down."))
+            strikes += 1
+        else:
+            greeted = _handle(room, conn, text, greeted)
+            continue
+        if strikes > 50:
+            conn.error("closed", msg("Too many refused messages: disconnected."))
+            return
+
+
+def _handle(room: Room, conn: Conn, text: str, greeted: bool) -> bool:
+    """One client message; returns whether the connection has said hello."""
+    ref: str | None = None
+    try:
+        try:
+            m = p.parse_client_message(text)
+        except ValidationError as e:
+            raise Refusal("invalid", _validation_message(e)) from None
+        except ValueError:
+            raise Refusal("invalid", msg("That message is not JSON.")) from None
+        if isinstance(m, p.Hello):
+            if greeted:
+                raise Refusal("hello-twice", msg("You have already said hello."))
+            if m.lang:
+                conn.t = translator(negotiate(m.lang) or "en")
+            member = room.member_by_token(m.token) if m.token else None
+            if m.token and member is None:
+                conn.error("bad-token", msg("That seat link is not valid here; you are "
+                                            "watching."))
+            room.connect(conn, member)
+            return True
+        if not greeted:
+            raise Refusal("hello-first", msg("Say hello first."))
+        if isinstance(m, p.Ping):
+            conn.send({"type": "pong", "t": m.t, "server_time": time.time()})
+        elif isinstance(m, p.Decide):
+            ref = m.ref
+            at = m.at
+
+            def ack(seq: int) -> None:
+                conn.send({"type": "ack", "ref": ref, "at": at, "seq": seq,
+                           "server_time": time.time()})
+
+            room.decide(conn.member, m.at, m.decision, ack)
+        elif isinstance(m, p.Sit):
+            room.sit(conn.member, m.seat)
+        elif isinstance(m, p.Stand):
+            room.stand(conn.member)
+        elif isinstance(m, p.AddBot):
+            room.add_bot(conn.member, m.seat, m.level)
+        elif isinstance(m, p.Remove):
+            room.remove(conn.member, m.seat)
+        elif isinstance(m, p.MakeHost):
+            room.make_host(conn.member, m.seat)
+        elif isinstance(m, p.Start):
+            room.start(conn.member)
+    except Refusal as e:
+        conn.error(e.code, e.message, ref)
+    return greeted

@@ -1,0 +1,62 @@
+"""The server's settings, from arguments or the environment (``DARKCITY_*``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["ServerConfig", "default_db_url"]
+
+
+def default_db_url(directory: Path | None = None) -> str:
+    """A SQLite file ``darkcity.sqlite3`` in ``directory`` (the current one by default)."""
+    path = (directory or Path.cwd()) / "darkcity.sqlite3"
+    return f"sqlite:///{path}"
+
+
+def _float(env: Mapping[str, str], key: str, default: float) -> float:
+    value = env.get(key)
+    return float(value) if value else default
+
+
+def _int(env: Mapping[str, str], key: str, default: int) -> int:
+    value = env.get(key)
+    return int(value) if value else default
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ServerConfig:
+    """What one server process needs; every field has a ``DARKCITY_<NAME>`` variable."""
+
+    db_url: str = ""  # "" -> default_db_url()
+    grace_s: float = 30.0  # a disconnected player is played by a bot after this
+    bot_delay_s: float = 0.8  # how long a seated bot "thinks"
+    max_message_bytes: int = 4096  # one client message
+    rate_per_s: float = 15.0  # sustained client messages per second
+    rate_burst: int = 40  # burst allowance
+    max_rooms: int = 5000  # rooms held in memory at once
+    max_connections_per_room: int = 64
+    tick_s: float = 0.05  # the clock's resolution (deadlines, bots, counts)
+    send_queue: int = 256  # messages queued for one slow client before it is dropped
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> \
+            ServerConfig:
+        env = os.environ if environ is None else environ
+        values: dict[str, object] = {
+            "db_url": env.get("DARKCITY_DB", ""),
+            "grace_s": _float(env, "DARKCITY_GRACE_S", 30.0),
+            "bot_delay_s": _float(env, "DARKCITY_BOT_DELAY_S", 0.8),
+            "max_message_bytes": _int(env, "DARKCITY_MAX_MESSAGE_BYTES", 4096),
+            "rate_per_s": _float(env, "DARKCITY_RATE_PER_S", 15.0),
+            "rate_burst": _int(env, "DARKCITY_RATE_BURST", 40),
+            "max_rooms": _int(env, "DARKCITY_MAX_ROOMS", 5000),
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)  # type: ignore[arg-type]
+
+    @property
+    def database(self) -> str:
+        return self.db_url or default_db_url()

@@ -1,0 +1,737 @@
+"""Rooms: the lobby, the game, the Mayor's clock, and what each reader is sent.
+
+A :class:`Room` is plain synchronous state driven by the event loop of the
+server (one thread): the websocket handler and the clock call its methods,
+and it hands messages to :class:`Conn` queues. Nothing here awaits, so a
+room is never seen half-changed.
+
+Every message about the game is built from :func:`darkcity.views.view` for
+its reader (a seat's player, or ``None`` for a spectator); the lobby message
+holds names, seats and flags only. Tokens and the seed never leave.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import random
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from darkcity.deck import Deck, DeckError, parse_card, preset, presets_for
+from darkcity.game import Game, IllegalDecision, Phase, Settings, bot_rng
+from darkcity.i18n import Message, Translator, msg, translator
+from darkcity.narration import render
+from darkcity.record import write_record
+from darkcity.server.bots import LEVELS, bot_decision
+from darkcity.server.config import ServerConfig
+from darkcity.server.storage import Storage
+from darkcity.views import decision_from_dict, decision_to_dict, view
+
+__all__ = ["PACES", "Conn", "Member", "Refusal", "Room", "RoomManager", "check_name"]
+
+#: The Mayor's pace: (seconds to decide, seconds per beat of "1, 2, 3, now!").
+PACES: Final[dict[str, tuple[float, float]]] = {
+    "relaxed": (90.0, 1.0),
+    "normal": (45.0, 0.8),
+    "fast": (20.0, 0.6),
+}
+BEATS: Final = 4  # "1", "2", "3", "now!"
+CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH: Final = 6
+BOT_NAMES: Final = ("Ada", "Bento", "Clara", "Davi", "Eva", "Fausto", "Gaia", "Heitor",
+                    "Iris", "Joca")
+_COUNTED: Final = frozenset((Phase.GESTURE, Phase.WITHDRAWAL))
+
+
+class Refusal(Exception):
+    """A client request refused: ``code`` and a translatable message."""
+
+    def __init__(self, code: str, message: Message) -> None:
+        super().__init__(code)
+        self.code = code
+        self.message = message
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_name(name: str) -> str:
+    """A display name, cleaned: stripped, 1..24 characters, no control characters."""
+    name = unicodedata.normalize("NFC", name).strip()
+    if not 1 <= len(name) <= 24:
+        raise Refusal("bad-name", msg("A name has 1 to 24 characters."))
+    if any(unicodedata.category(ch)[0] == "C" for ch in name):
+        raise Refusal("bad-name", msg("A name cannot hold control characters."))
+    return name
+
+
+@dataclass(slots=True)
+class Member:
+    """A person in the room (they hold a token); seated or watching."""
+
+    id: int
+    name: str
+    token_hash: str
+    seat: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "token_hash": self.token_hash,
+                "seat": self.seat}
+
+
+class Conn:
+    """One open websocket: its reader and its outgoing queue."""
+
+    def __init__(self, lang: str, queue_size: int) -> None:
+        self.member: int | None = None
+        self.t: Translator = translator(lang)
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(queue_size)
+        self.nights_sent = 0  # finished nights this reader already holds
+        self.dropped = False
+        self.sent: list[dict[str, Any]] | None = None  # tests: record every message
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.dropped:
+            return
+        if self.sent is not None:
+            self.sent.append(message)
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:  # a client that cannot keep up is dropped
+            self.dropped = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+    def error(self, code: str, message: Message, ref: str | None = None) -> None:
+        self.send({"type": "error", "code": code, "message": self.t.render(message),
+                   **message.to_json(), "ref": ref})
+
+
+@dataclass(slots=True)
+class RoomConfig:
+    players: int
+    deck: str  # a preset name, or "custom"
+    cards: tuple[str, ...]  # the custom cast (card keys), empty for a preset
+    pace: str
+    decide_s: float
+    beat_s: float
+    lang: str
+    timeout_level: str
+    grace_s: float
+    bot_delay_s: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": self.players, "deck": self.deck, "cards": list(self.cards),
+                "pace": self.pace, "decide_s": self.decide_s, "beat_s": self.beat_s,
+                "lang": self.lang, "timeout_level": self.timeout_level,
+                "grace_s": self.grace_s, "bot_delay_s": self.bot_delay_s}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> RoomConfig:
+        return cls(int(d["players"]), str(d["deck"]), tuple(d.get("cards", ())), str(d["pace"]),
+                   float(d["decide_s"]), float(d["beat_s"]), str(d["lang"]),
+                   str(d["timeout_level"]), float(d["grace_s"]), float(d["bot_delay_s"]))
+
+    def make_deck(self) -> Deck:
+        if self.deck == "custom":
+            return Deck.of([parse_card(k) for k in self.cards], self.players, "custom")
+        return preset(self.deck, self.players)
+
+
+@dataclass(slots=True)
+class Room:
+    code: str
+    config: RoomConfig
+    storage: Storage
+    server: ServerConfig
+    members: dict[int, Member] = field(default_factory=dict)
+    bots: dict[int, str] = field(default_factory=dict)  # seat -> level
+    host: int | None = None
+    status: str = "lobby"
+    players: tuple[str, ...] = ()  # names in seat order, fixed at the start
+    seed: str | None = None
+    game: Game | None = None
+    seq: int = 0  # decisions stored
+    deadline: float | None = None
+    deadline_dp: int | None = None
+    reveal_at: float | None = None  # the Mayor is counting until then
+    shown_dp: int = -1  # the decision point readers have been shown
+    bot_due: dict[str, float] = field(default_factory=dict)
+    away: dict[int, float] = field(default_factory=dict)  # member -> gone since
+    conns: set[Conn] = field(default_factory=set)
+    notices: list[dict[str, Any]] = field(default_factory=list)
+    next_member: int = 1
+    clock: Callable[[], float] = time.time
+
+    # -- the lobby -------------------------------------------------------------
+
+    def lobby_json(self) -> dict[str, Any]:
+        """What the database keeps of the lobby (token hashes included: never sent)."""
+        return {"members": [m.to_json() for m in self.members.values()],
+                "bots": {str(k): v for k, v in self.bots.items()}, "host": self.host,
+                "players": list(self.players), "next_member": self.next_member}
+
+    def _save_lobby(self) -> None:
+        self.storage.save_room(self.code, lobby=self.lobby_json())
+
+    def seat_of(self, member_id: int | None) -> int | None:
+        m = self.members.get(member_id) if member_id is not None else None
+        return m.seat if m else None
+
+    def seated(self) -> dict[int, Member]:
+        return {m.seat: m for m in self.members.values() if m.seat is not None}
+
+    def add_member(self, name: str) -> tuple[Member, str]:
+        """A new person with a fresh token (returned once, stored hashed)."""
+        if self.status != "lobby":
+            raise Refusal("started", msg("The game has started; you can watch it."))
+        name = check_name(name)
+        taken = {m.name.casefold() for m in self.members.values()}
+        if name.casefold() in taken or name.casefold() in {
+                n.casefold() for n in self.bot_names().values()}:
+            raise Refusal("name-taken", msg("Someone in this room is already called {name}.",
+                                            name=name))
+        if len(self.members) >= 32:
+            raise Refusal("room-full", msg("This room is full."))
+        token = secrets.token_urlsafe(24)
+        m = Member(self.next_member, name, _hash(token))
+        self.next_member += 1
+        self.members[m.id] = m
+        if self.host is None:
+            self.host = m.id
+        free = self.free_seats()
+        if free:
+            m.seat = free[0]
+        self._save_lobby()
+        self.broadcast_lobby()
+        return m, token
+
+    def member_by_token(self, token: str) -> Member | None:
+        h = _hash(token)
+        for m in self.members.values():
+            if hmac.compare_digest(m.token_hash, h):
+                return m
+        return None
+
+    def free_seats(self) -> list[int]:
+        taken = set(self.seated()) | set(self.bots)
+        return [i for i in range(self.config.players) if i not in taken]
+
+    def bot_names(self) -> dict[int, str]:
+        """seat -> the bot's name (lobby); after the start, the fixed names."""
+        if self.players:
+            return {s: self.players[s] for s in self.bots}
+        humans = {m.name.casefold() for m in self.members.values()}
+        names = [n for n in BOT_NAMES if n.casefold() not in humans]
+        return {s: names[i % len(names)] for i, s in enumerate(sorted(self.bots))}
+
+    def _require_host(self, member: int | None) -> None:
+        if member is None or member != self.host:
+            raise Refusal("not-host", msg("Only the host can do that."))
+
+    def _require_lobby(self) -> None:
+        if self.status != "lobby":
+            raise Refusal("started", msg("The game has already started."))
+
+    def sit(self, member: int | None, seat: int) -> None:
+        self._require_lobby()
+        m = self.members.get(member) if member is not None else None
+        if m is None:
+            raise Refusal("not-member", msg("Join the room first."))
+        if seat >= self.config.players or seat not in self.free_seats():
+            raise Refusal("seat-taken", msg("That seat is not free."))
+        m.seat = seat
+        self._save_lobby()
+        self.broadcast_lobby()
+
+    def stand(self, member: int | None) -> None:
+        self._require_lobby()
+        m = self.members.get(member) if member is not None else None
+        if m is None:
+            raise Refusal("not-member", msg("Join the room first."))
+        m.seat = None
+        self._save_lobby()
+        self.broadcast_lobby()
+
+    def add_bot(self, member: int | None, seat: int, level: str) -> None:
+        self._require_host(member)
+        self._require_lobby()
+        if level not in LEVELS:
+            raise Refusal("bad-level", msg("Unknown bot level {level!r}.", level=level))
+        if seat >= self.config.players or seat not in self.free_seats():
+            raise Refusal("seat-taken", msg("That seat is not free."))
+        self.bots[seat] = level
+        self._save_lobby()
+        self.broadcast_lobby()
+
+    def remove(self, member: int | None, seat: int) -> None:
+        """The host removes whoever sits at ``seat``: a bot leaves; a person is sent
+        away (their token stops working). In a game, a bot of the room's timeout level
+        takes the seat over."""
+        self._require_host(member)
+        if seat in self.bots and self.status == "lobby":
+            del self.bots[seat]
+        else:
+            target = self.seated().get(seat)
+            if target is None:
+                raise Refusal("empty-seat", msg("Nobody sits there."))
+            if target.id == self.host:
+                raise Refusal("not-yourself", msg("Hand the host role over first."))
+            del self.members[target.id]
+            self.away.pop(target.id, None)
+            for c in list(self.conns):
+                if c.member == target.id:
+                    c.error("removed", msg("The host removed you from the table."))
+                    c.member = None
+            if self.status != "lobby":
+                self.bots[seat] = self.config.timeout_level
+                self.notice(msg("{player} left the table; a bot plays for them.",
+                                player=self.players[seat]))
+                self._schedule_bots()
+        self._save_lobby()
+        self.broadcast_lobby()
+
+    def make_host(self, member: int | None, seat: int) -> None:
+        self._require_host(member)
+        target = self.seated().get(seat)
+        if target is None:
+            raise Refusal("empty-seat", msg("Nobody sits there."))
+        self.host = target.id
+        self._save_lobby()
+        self.broadcast_lobby()
+
+    def start(self, member: int | None) -> None:
+        self._require_host(member)
+        self._require_lobby()
+        if self.free_seats():
+            raise Refusal("seats-free", msg("Fill every seat (with people or bots) first."))
+        seated = self.seated()
+        bots = self.bot_names()
+        players = tuple(seated[s].name if s in seated else bots[s]
+                        for s in range(self.config.players))
+        try:
+            deck = self.config.make_deck()
+            game = Game(Settings(players=players, deck=deck), 0)
+        except DeckError as e:
+            raise Refusal("bad-deck", msg("The deck cannot be played: {reason}",
+                                          reason=str(e))) from None
+        self.seed = secrets.token_hex(16)
+        self.players = players
+        self.game = Game(game.settings, self.seed)
+        self.status = "playing"
+        self.storage.save_room(self.code, status="playing", lobby=self.lobby_json(),
+                               seed=self.seed)
+        self.broadcast_lobby()
+        self._advance()
+
+    # -- the game --------------------------------------------------------------
+
+    def player_of(self, member: int | None) -> str | None:
+        seat = self.seat_of(member)
+        if seat is None or not self.players or seat in self.bots:
+            return None
+        return self.players[seat]
+
+    def decide(self, member: int | None, at: int, doc: dict[str, Any],
+               ack: Callable[[int], None] | None = None) -> None:
+        """A player's decision: checked, stored, applied (raises :class:`Refusal`)."""
+        game = self.game
+        if game is None or self.status != "playing":
+            raise Refusal("not-playing", msg("No game is being played in this room."))
+        player = self.player_of(member)
+        if player is None:
+            raise Refusal("not-a-player", msg("Spectators cannot decide."))
+        if self.reveal_at is not None:
+            raise Refusal("counting", msg("Wait: the Mayor is counting."))
+        if self.deadline is not None and self.clock() > self.deadline:
+            raise Refusal("late", msg("Too late: time is up for this decision."))
+        try:
+            d = decision_from_dict({**doc, "player": player, "at": at})
+        except (ValueError, KeyError, TypeError):
+            raise Refusal("malformed", msg("That decision is not well formed.")) from None
+        try:
+            game.verify(d)
+        except IllegalDecision as e:
+            raise Refusal(e.code, _REFUSALS.get(e.code, _ILLEGAL)) from None
+        self._commit(d, "player", ack)
+
+    def _commit(self, d: Any, source: str, ack: Callable[[int], None] | None = None) -> None:
+        game = self.game
+        assert game is not None
+        self.storage.append_decision(self.code, self.seq, decision_to_dict(d), source)
+        self.seq += 1
+        if ack is not None:  # stored first, then acknowledged, then shown
+            ack(self.seq)
+        game.apply(d)
+        self.bot_due.pop(d.player, None)
+        self._advance()
+
+    def _advance(self) -> None:
+        """After any change of the game: reveal, deadlines, bots, what readers see."""
+        game = self.game
+        assert game is not None
+        dp = game.decision_point()
+        now = self.clock()
+        if dp.id == self.shown_dp:  # someone decided; the point stays open
+            self.broadcast_state()
+            return
+        previous = self.shown_dp
+        self.shown_dp = dp.id
+        counted = previous >= 0 and self._last_phase in _COUNTED
+        self._last_phase = dp.phase
+        self._last_night = game.night
+        start = now
+        if counted:  # "1, 2, 3, now!" at the room's steady beat (R-95), then the reveal
+            beat = self.config.beat_s
+            self.reveal_at = now + BEATS * beat
+            start = self.reveal_at
+            for c in self.conns:
+                c.send({"type": "count", "start": now, "beat": beat, "beats": BEATS,
+                        "server_time": now})
+        if game.over:
+            self.status = "over"
+            self.deadline = None
+            self.storage.save_room(self.code, status="over", deadline=(None, None))
+        else:
+            extra = 0.0
+            if game.nights and self._fresh_night():
+                extra = len(game.nights[-1].result.events) * self.config.beat_s
+            self.deadline = start + self.config.decide_s + extra
+            self.deadline_dp = dp.id
+            self.storage.save_room(self.code, deadline=(self.deadline, dp.id))
+        self._schedule_bots(start)
+        if self.reveal_at is None:
+            self.broadcast_state()
+
+    _broadcast_due: bool = False
+
+    def broadcast_state(self) -> None:
+        """Send every reader its view, soon: acknowledgements go out first, and several
+        changes in one turn of the event loop make one broadcast."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a test driving a room directly)
+            self._broadcast_now()
+            return
+        if not self._broadcast_due:
+            self._broadcast_due = True
+            loop.call_soon(self._broadcast_now)
+
+    def _broadcast_now(self) -> None:
+        self._broadcast_due = False
+        for c in self.conns:
+            self.send_state(c)
+
+    _last_phase: Phase | None = None
+    _last_night: int = 0
+
+    def _fresh_night(self) -> bool:
+        game = self.game
+        return game is not None and game.phase is Phase.DRAFT and not game.cards
+
+    def _schedule_bots(self, start: float | None = None) -> None:
+        game = self.game
+        if game is None or game.over:
+            return
+        at = (start or self.clock()) + self.config.bot_delay_s
+        seats = {p: i for i, p in enumerate(self.players)}
+        for p in game.pending:
+            if seats[p] in self.bots:
+                self.bot_due.setdefault(p, at)
+
+    def tick(self) -> None:
+        """The Mayor's clock: end counts, let bots act, enforce deadlines and the grace."""
+        game = self.game
+        if game is None:
+            return
+        now = self.clock()
+        if self.reveal_at is not None:
+            if now < self.reveal_at:
+                return
+            self.reveal_at = None
+            self.broadcast_state()
+        if self.status != "playing":
+            return
+        for _round in range(64):  # bounded: a game of bots moves a few steps per tick
+            if game.over or self.reveal_at is not None:
+                return
+            acted = False
+            seats = {p: i for i, p in enumerate(self.players)}
+            seated = self.seated()
+            for p in game.pending:
+                seat = seats[p]
+                due = self.bot_due.get(p)
+                if seat in self.bots and due is not None and now >= due:
+                    self._bot(p, self.bots[seat], "bot")
+                    acted = True
+                    break
+                m = seated.get(seat)
+                if m is not None and m.id in self.away and \
+                        now - self.away[m.id] >= self.config.grace_s:
+                    self.notice(msg("{player} is away; a bot decided for them.", player=p))
+                    self._bot(p, self.config.timeout_level, "away")
+                    acted = True
+                    break
+            if acted:
+                continue
+            if self.deadline is not None and now >= self.deadline and \
+                    self.deadline_dp == game.decision_point().id and game.pending:
+                late = game.pending
+                self.notice(msg("Time is up for {players}; a bot of level {level} decided.",
+                                players=", ".join(late), level=self.config.timeout_level))
+                for p in late:
+                    if game.decision_point().id != self.deadline_dp:
+                        break
+                    self._bot(p, self.config.timeout_level, "timeout")
+                continue
+            return
+
+    def _bot(self, player: str, level: str, source: str) -> None:
+        game = self.game
+        assert game is not None
+        rng = bot_rng(self.seed or "", f"{player}:{self.seq}")
+        self._commit(bot_decision(game, player, level, rng), source)
+
+    def notice(self, message: Message) -> None:
+        """A public line for the whole table (timeouts, bots taking over)."""
+        now = self.clock()
+        self.notices = [*self.notices[-19:], {"message": message, "at": now}]
+        for c in self.conns:
+            c.send({"type": "notice", "message": c.t.render(message), **message.to_json(),
+                    "server_time": now})
+
+    # -- connections -------------------------------------------------------------
+
+    def connect(self, conn: Conn, member: Member | None) -> None:
+        conn.member = member.id if member else None
+        self.conns.add(conn)
+        if member is not None:
+            self.away.pop(member.id, None)
+        conn.nights_sent = 0
+        conn.send(self.welcome(conn))
+        self.broadcast_lobby()
+        if self.game is not None:
+            self.send_state(conn)
+
+    def disconnect(self, conn: Conn) -> None:
+        self.conns.discard(conn)
+        mid = conn.member
+        if mid is not None and mid in self.members and not any(
+                c.member == mid for c in self.conns):
+            self.away[mid] = self.clock()
+        self.broadcast_lobby()
+
+    def welcome(self, conn: Conn) -> dict[str, Any]:
+        m = self.members.get(conn.member) if conn.member is not None else None
+        return {"type": "welcome", "room": self.code, "member": m.id if m else None,
+                "name": m.name if m else None, "server_time": self.clock()}
+
+    def lobby_public(self) -> dict[str, Any]:
+        """Names, seats and flags: what anybody in the room may see (no tokens)."""
+        online = {c.member for c in self.conns if c.member is not None}
+        seated = self.seated()
+        bots = self.bot_names()
+        seats = []
+        for s in range(self.config.players):
+            m = seated.get(s)
+            if s in self.bots:
+                seats.append({"seat": s, "kind": "bot", "name": bots[s], "level": self.bots[s],
+                              "member": None, "online": True, "host": False})
+            elif m is not None:
+                seats.append({"seat": s, "kind": "human", "name": m.name, "level": None,
+                              "member": m.id, "online": m.id in online,
+                              "host": m.id == self.host})
+            else:
+                seats.append({"seat": s, "kind": "empty", "name": None, "level": None,
+                              "member": None, "online": False, "host": False})
+        c = self.config
+        watchers = [m.name for m in self.members.values() if m.seat is None]
+        return {"code": self.code, "status": self.status, "seats": seats,
+                "host": self.host, "watchers": watchers,
+                "spectators": sum(1 for x in self.conns if x.member is None),
+                "config": {"players": c.players, "deck": c.deck, "cards": list(c.cards),
+                           "pace": c.pace, "decide_s": c.decide_s, "beat_s": c.beat_s,
+                           "lang": c.lang, "timeout_level": c.timeout_level,
+                           "grace_s": c.grace_s}}
+
+    def broadcast_lobby(self) -> None:
+        if not self.conns:
+            return
+        body = {"type": "lobby", "lobby": self.lobby_public(), "server_time": self.clock()}
+        for c in self.conns:
+            c.send(body)
+
+    def send_state(self, conn: Conn) -> None:
+        """The reader's view of the game (while the Mayor counts, the old view holds)."""
+        game = self.game
+        if game is None or self.reveal_at is not None:
+            return
+        player = self.player_of(conn.member)
+        seat = self.seat_of(conn.member)
+        if player is None and seat is not None and self.players:
+            player = None  # a seat now played by a bot: its former owner watches
+        since = conn.nights_sent + 1
+        v = view(game, player, since=since).to_dict()
+        _localize(v, game, conn.t, since)
+        conn.nights_sent = len(game.nights)
+        conn.send({"type": "state", "view": v, "deadline": self.deadline,
+                   "server_time": self.clock(), "counting": self.reveal_at,
+                   "seq": self.seq})
+
+    def record(self) -> dict[str, Any]:
+        """The darkcity-game/1 record (the referee's archive): only once the game is over."""
+        if self.game is None or not self.game.over:
+            raise Refusal("not-over", msg("The record is available when the game is over."))
+        return write_record(self.game)
+
+
+def _localize(v: dict[str, Any], game: Game, t: Translator, since: int) -> None:
+    """Re-render, in the reader's language, the narration lines the view already holds."""
+    if t.lang == "en":
+        return
+    for nv in v["history"]:
+        rec = game.nights[nv["number"] - 1]
+        for ev, e in zip(nv["events"], rec.result.events, strict=True):
+            ev["text"] = render(e, rec.night, t)
+    if v["narration"] and game.early is not None:
+        for ev, e in zip(v["narration"], game.early.events, strict=True):
+            ev["text"] = render(e, game.early.night, t)
+
+
+_ILLEGAL: Final = msg("That decision is not allowed now.")
+_REFUSALS: Final[dict[str, Message]] = {
+    "stale": msg("Too late: the table has moved on since you chose. Choose again."),
+    "already-decided": msg("You have already decided."),
+    "wrong-player": msg("It is not your turn to decide."),
+    "wrong-phase": msg("That decision belongs to another phase."),
+    "game-over": msg("The game is over."),
+    "malformed": msg("That decision is not well formed."),
+    "illegal": _ILLEGAL,
+}
+
+
+class RoomManager:
+    """Every room of this server: created, loaded from the database, ticked."""
+
+    def __init__(self, storage: Storage, config: ServerConfig,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.storage = storage
+        self.config = config
+        self.clock = clock
+        self.rooms: dict[str, Room] = {}
+
+    def create(self, body: Any) -> tuple[Room, Member, str]:
+        """A new room from a :class:`~darkcity.server.protocol.CreateRoom`; its host."""
+        if len(self.rooms) >= self.config.max_rooms:
+            raise Refusal("busy", msg("The server holds too many rooms; try later."))
+        name = check_name(body.name)
+        if body.pace not in PACES and body.pace != "custom":
+            raise Refusal("bad-pace", msg("Unknown pace {pace!r}.", pace=body.pace))
+        if body.timeout_level not in LEVELS:
+            raise Refusal("bad-level", msg("Unknown bot level {level!r}.",
+                                           level=body.timeout_level))
+        decide, beat = PACES.get(body.pace, PACES["normal"])
+        lang = "pt_BR" if body.lang.lower().startswith("pt") else "en"
+        cards: tuple[str, ...] = ()
+        deck_name = body.deck
+        try:
+            if body.cards:
+                deck_name = "custom"
+                cards = tuple(body.cards)
+                Deck.of([parse_card(k) for k in cards], body.players, "custom")
+            else:
+                preset(body.deck, body.players)
+        except (DeckError, ValueError) as e:
+            hint = ", ".join(presets_for(body.players))
+            raise Refusal("bad-deck", msg("The deck cannot be played: {reason} (presets for "
+                                          "{n}: {presets})", reason=str(e), n=body.players,
+                                          presets=hint)) from None
+        config = RoomConfig(
+            body.players, deck_name, cards, body.pace,
+            body.decide_s if body.decide_s is not None else decide,
+            body.beat_s if body.beat_s is not None else beat, lang, body.timeout_level,
+            body.grace_s if body.grace_s is not None else self.config.grace_s,
+            body.bot_delay_s if body.bot_delay_s is not None else self.config.bot_delay_s)
+        for _try in range(100):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.rooms and not self.storage.code_taken(code):
+                break
+        room = Room(code, config, self.storage, self.config, clock=self.clock)
+        self.storage.create_room(code, config.to_json(), room.lobby_json())
+        self.rooms[code] = room
+        member, token = room.add_member(name)
+        return room, member, token
+
+    def get(self, code: str) -> Room | None:
+        code = code.strip().upper()
+        room = self.rooms.get(code)
+        if room is None and len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code):
+            room = self.load(code)
+        return room
+
+    def load(self, code: str) -> Room | None:
+        """A room from the database: its lobby, and its game replayed from the decisions."""
+        stored = self.storage.load_room(code)
+        if stored is None:
+            return None
+        room = Room(code, RoomConfig.from_json(stored.config), self.storage, self.config,
+                    clock=self.clock)
+        lobby = stored.lobby
+        for m in lobby.get("members", []):
+            room.members[int(m["id"])] = Member(int(m["id"]), str(m["name"]),
+                                                str(m["token_hash"]), m.get("seat"))
+        room.bots = {int(k): str(v) for k, v in lobby.get("bots", {}).items()}
+        room.host = lobby.get("host")
+        room.players = tuple(lobby.get("players", ()))
+        room.next_member = int(lobby.get("next_member", len(room.members) + 1))
+        room.status = stored.status
+        room.seed = stored.seed
+        if stored.status != "lobby" and stored.seed is not None:
+            deck = room.config.make_deck()
+            game = Game(Settings(players=room.players, deck=deck), stored.seed)
+            for d in self.storage.decisions(code):
+                game.do(decision_from_dict(d.doc))
+                room.seq += 1
+            room.game = game
+            dp = game.decision_point()
+            room.shown_dp = dp.id
+            room._last_phase = dp.phase
+            room._last_night = game.night
+            now = self.clock()
+            if stored.deadline_dp == dp.id and stored.deadline is not None:
+                room.deadline, room.deadline_dp = stored.deadline, dp.id
+            elif not game.over:
+                room.deadline, room.deadline_dp = now + room.config.decide_s, dp.id
+            for mid in room.members:  # nobody is connected after a restart
+                room.away[mid] = now
+            room._schedule_bots()
+        self.rooms[code] = room
+        return room
+
+    def load_active(self) -> int:
+        """Load every room with a game in progress (at start-up), so its clock runs."""
+        codes = self.storage.active_codes()
+        for code in codes:
+            if code not in self.rooms:
+                self.load(code)
+        return len(codes)
+
+    def tick(self) -> None:
+        for room in list(self.rooms.values()):
+            if room.status == "playing" or room.reveal_at is not None:
+                room.tick()
+            elif not room.conns and room.status == "over" and \
+                    self.clock() - (room.deadline or 0) > 3600:
+                del self.rooms[room.code]
+
+
+def new_rng() -> random.Random:
+    return random.Random(secrets.randbits(64))

@@ -1,0 +1,157 @@
+"""Durable rooms with SQLAlchemy: SQLite by default, any SQLAlchemy URL (PostgreSQL) too.
+
+Event-sourced: a room row holds its settings, lobby, seed and current deadline;
+the ``decisions`` table holds every accepted decision in order. Replaying the
+decisions through :class:`darkcity.game.Game` from the seed rebuilds the game
+exactly. A decision is committed before the server acknowledges it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+
+__all__ = ["Storage", "StoredDecision", "StoredRoom"]
+
+metadata = MetaData()
+
+rooms_table = Table(
+    "darkcity_rooms", metadata,
+    Column("code", String(16), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("status", String(16), nullable=False),  # lobby, playing, over
+    Column("config", Text, nullable=False),  # JSON: the room's settings
+    Column("lobby", Text, nullable=False),  # JSON: members (token hashes), bots, host
+    Column("seed", String(64), nullable=True),  # set at the start; never sent to a client
+    Column("deadline", Float, nullable=True),  # server clock (epoch seconds)
+    Column("deadline_dp", Integer, nullable=True),  # the decision point it belongs to
+)
+
+decisions_table = Table(
+    "darkcity_decisions", metadata,
+    Column("room", String(16), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("doc", Text, nullable=False),  # views.decision_to_dict
+    Column("source", String(16), nullable=False),  # player, bot, timeout, away
+    Column("at", Float, nullable=False),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredDecision:
+    seq: int
+    doc: dict[str, Any]
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoom:
+    code: str
+    status: str
+    config: dict[str, Any]
+    lobby: dict[str, Any]
+    seed: str | None
+    deadline: float | None
+    deadline_dp: int | None
+
+
+class Storage:
+    """The rooms' database (synchronous, short transactions)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        sqlite = url.startswith("sqlite")
+        self.engine: Engine = create_engine(
+            url, future=True,
+            connect_args={"check_same_thread": False} if sqlite else {},
+        )
+        if sqlite:
+            @event.listens_for(self.engine, "connect")
+            def _pragmas(conn: Any, _record: Any) -> None:
+                cur = conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")  # survives kill -9; readers never wait
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA busy_timeout=5000")
+                cur.close()
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def create_room(self, code: str, config: dict[str, Any], lobby: dict[str, Any]) -> None:
+        now = time.time()
+        with self.engine.begin() as c:
+            c.execute(insert(rooms_table).values(
+                code=code, created=now, updated=now, status="lobby",
+                config=json.dumps(config), lobby=json.dumps(lobby)))
+
+    def code_taken(self, code: str) -> bool:
+        with self.engine.connect() as c:
+            return c.execute(select(rooms_table.c.code).where(
+                rooms_table.c.code == code)).first() is not None
+
+    def save_room(self, code: str, *, status: str | None = None,
+                  lobby: dict[str, Any] | None = None, seed: str | None = None,
+                  deadline: tuple[float | None, int | None] | None = None) -> None:
+        values: dict[str, Any] = {"updated": time.time()}
+        if status is not None:
+            values["status"] = status
+        if lobby is not None:
+            values["lobby"] = json.dumps(lobby)
+        if seed is not None:
+            values["seed"] = seed
+        if deadline is not None:
+            values["deadline"], values["deadline_dp"] = deadline
+        with self.engine.begin() as c:
+            c.execute(update(rooms_table).where(rooms_table.c.code == code).values(**values))
+
+    def append_decision(self, code: str, seq: int, doc: dict[str, Any], source: str,
+                        deadline: tuple[float | None, int | None] | None = None) -> None:
+        """Store one accepted decision (and the next deadline) in one transaction."""
+        now = time.time()
+        with self.engine.begin() as c:
+            c.execute(insert(decisions_table).values(
+                room=code, seq=seq, doc=json.dumps(doc), source=source, at=now))
+            if deadline is not None:
+                c.execute(update(rooms_table).where(rooms_table.c.code == code).values(
+                    updated=now, deadline=deadline[0], deadline_dp=deadline[1]))
+
+    def load_room(self, code: str) -> StoredRoom | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(rooms_table).where(rooms_table.c.code == code)).first()
+        return None if row is None else _room(row)
+
+    def active_codes(self) -> list[str]:
+        with self.engine.connect() as c:
+            return [r[0] for r in c.execute(select(rooms_table.c.code).where(
+                rooms_table.c.status == "playing"))]
+
+    def decisions(self, code: str) -> list[StoredDecision]:
+        with self.engine.connect() as c:
+            rows = c.execute(select(decisions_table).where(decisions_table.c.room == code)
+                             .order_by(decisions_table.c.seq))
+            return [StoredDecision(r.seq, json.loads(r.doc), r.source) for r in rows]
+
+
+def _room(row: Any) -> StoredRoom:
+    return StoredRoom(row.code, row.status, json.loads(row.config), json.loads(row.lobby),
+                      row.seed, row.deadline, row.deadline_dp)

@@ -1,0 +1,111 @@
+"""A scripted player over the real WebSocket protocol, for tests and the load benchmark.
+
+:class:`ScriptedPlayer` connects to ``/ws/{code}``, says hello with its seat
+token, and answers every decision point it is offered with a random legal
+choice from its own view (as a browser would), measuring the time from
+sending a decision to its acknowledgement. It keeps every message received,
+so tests can check what reached one client. Needs the ``websockets`` package
+(it comes with ``uvicorn[standard]``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import websockets
+
+__all__ = ["ScriptedPlayer", "create_room", "join_room"]
+
+
+def create_room(base: str, name: str, **options: Any) -> dict[str, Any]:
+    """``POST /api/rooms``: the host's code and token."""
+    r = httpx.post(f"{base}/api/rooms", json={"name": name, **options}, timeout=10)
+    r.raise_for_status()
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def join_room(base: str, code: str, name: str) -> dict[str, Any]:
+    r = httpx.post(f"{base}/api/rooms/{code}/join", json={"name": name}, timeout=10)
+    r.raise_for_status()
+    out: dict[str, Any] = r.json()
+    return out
+
+
+@dataclass
+class ScriptedPlayer:
+    """One simulated person at a table."""
+
+    ws_base: str  # ws://127.0.0.1:PORT
+    code: str
+    token: str | None
+    rng: random.Random = field(default_factory=random.Random)
+    think_s: tuple[float, float] = (0.0, 0.0)
+    keep: bool = True  # keep every message received
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    received: int = 0
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    view: dict[str, Any] | None = None
+    over: bool = False
+
+    async def play(self, *, stop: asyncio.Event | None = None, deadline_s: float = 120.0,
+                   start: bool = False, stop_after_decisions: int | None = None) -> None:
+        """Play until the game is over (or ``stop`` is set, or the time runs out)."""
+        end = time.monotonic() + deadline_s
+        decided_at = -1
+        sent: dict[str, float] = {}
+        made = 0
+        async with websockets.connect(f"{self.ws_base}/ws/{self.code}", max_size=2**22,
+                                      open_timeout=20) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            if start:
+                await ws.send(json.dumps({"type": "start"}))
+            while not self.over and time.monotonic() < end:
+                if stop is not None and stop.is_set():
+                    return
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                except TimeoutError:
+                    continue
+                m = json.loads(raw)
+                self.received += 1
+                if self.keep:
+                    self.messages.append(m)
+                kind = m.get("type")
+                if kind == "ack":
+                    t0 = sent.pop(str(m.get("ref")), None)
+                    if t0 is not None:
+                        self.latencies.append(time.perf_counter() - t0)
+                    continue
+                if kind == "error":
+                    self.errors.append(m)
+                    decided_at = -1 if m.get("code") in ("counting", "late") else decided_at
+                    continue
+                if kind != "state":
+                    continue
+                v = m["view"]
+                self.view = v
+                if v["phase"] == "over":
+                    self.over = True
+                    return
+                if not v["choices"] or v["decision_id"] == decided_at:
+                    continue
+                if stop_after_decisions is not None and made >= stop_after_decisions:
+                    return
+                if self.think_s[1] > 0:
+                    await asyncio.sleep(self.rng.uniform(*self.think_s))
+                choice = dict(self.rng.choice(v["choices"]))
+                choice.pop("player", None)
+                ref = f"{self.code}:{v['decision_id']}:{made}"
+                sent[ref] = time.perf_counter()
+                decided_at = v["decision_id"]
+                made += 1
+                await ws.send(json.dumps({"type": "decide", "at": v["decision_id"],
+                                          "decision": choice, "ref": ref}))
