@@ -297,6 +297,7 @@ def _narration(result: Any, translate: Translator) -> str:
 
 
 from darkcity import commands_game  # noqa: E402,F401  (registers commands)
+from darkcity import commands_bots  # noqa: E402,F401  (registers commands)
 from darkcity import commands_server  # noqa: E402,F401  (registers serve)
 
 

@@ -38,7 +38,8 @@ def write_png(summary: Summary, path: Path) -> Path | None:
     ax = axes[0][0]
     names = [b.bot for b in summary.bots]
     shares = [b.share for b in summary.bots]
-    err = [[b.share - b.ci[0] for b in summary.bots], [b.ci[1] - b.share for b in summary.bots]]
+    err = [[max(0.0, b.share - b.ci[0]) for b in summary.bots],
+           [max(0.0, b.ci[1] - b.share) for b in summary.bots]]
     ax.bar(names, shares, yerr=err, capsize=6, color="#4c72b0")
     fair = summary.bots[0].fair if summary.bots else 0.0
     ax.axhline(fair, color="#c44e52", linestyle="--", label="fair share")
