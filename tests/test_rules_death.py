@@ -48,14 +48,20 @@ def test_death_earns_nothing_when_the_named_player_is_raised() -> None:
 
 @pytest.mark.parametrize("withdraw", [False, True])
 def test_death_earns_nothing_when_the_named_player_lives_or_flees(withdraw: bool) -> None:
-    """R-81 ("0 if alive (... an awakened Mummy), withdrawn")."""
+    """R-81 ("0 if alive (... an awakened Mummy), withdrawn").
+
+    PT "Morte — Resolução e experiência".
+    """
     res = play(BASE, {"Ana": {"names": "Enzo"}, "Bia": "Enzo", "Caio": "Duda"},
                withdrawals={"Enzo": True} if withdraw else None)
     check(res, Ana=("absent", 0))
 
 
 def test_death_named_wounded_creature_earns_nothing() -> None:
-    """R-81 ("0 if alive (a wounded Creature ...)"), R-60."""
+    """R-81 ("0 if alive (a wounded Creature ...)"), R-60.
+
+    PT "Morte — Resolução e experiência".
+    """
     res = play({"Ana": "death", "Bia": "vampire", "Caio": "creature/f", "Duda": "priest/m",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": {"names": "Caio"}, "Bia": "Caio",
@@ -67,6 +73,8 @@ def test_death_row_is_on_the_journal_sheet() -> None:
     """R-83 ("Death ... has a journal row (counted in the 8)"), R-104, R-105.
 
     Death earns its first XP in its own row, added to earlier XP.
+
+    PT "Regras e recomendações".
     """
     res = play(BASE, {"Ana": {"names": "Duda"}, "Bia": "Enzo", "Caio": "Duda"},
                journals={"Ana": {"death": 2, "vampire": 1}})
@@ -78,6 +86,8 @@ def test_with_death_six_players_make_a_five_player_fight() -> None:
 
     Creature Bia (Death on her right) proposes to Fred, her right neighbour past
     Death's seat.
+
+    PT "Morte".
     """
     res = play({"Ana": "death", "Bia": "creature/f", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},

@@ -113,7 +113,10 @@ def test_devil_shown_as_angel_does_not_exorcise_but_damns() -> None:
 
 
 def test_devil_shown_as_alien_abducts_nobody() -> None:
-    """R-28 (the disguise gives no power), R-22: the "Alien" naming the Priest takes nobody."""
+    """R-28 (the disguise gives no power), R-22: the "Alien" naming the Priest takes nobody.
+
+    PT "Demônio" (the attack is "ilusório").
+    """
     res = play({"Ana": "devil", "Bia": "priest", "Caio": "priest", "Duda": "alien",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": {"shows": "alien", "kind": "priest"}, "Duda": {"kind": "mummy"}})
@@ -171,7 +174,10 @@ def test_devil_shown_as_hunter_damns_two() -> None:
 
 
 def test_devil_shown_as_alien_naming_angel_damns_it() -> None:
-    """R-23 ("shown as Alien with kind angel/demoniac, that player"), R-25."""
+    """R-23 ("shown as Alien with kind angel/demoniac, that player"), R-25.
+
+    PT "Demônio avançado".
+    """
     res = play({"Ana": "devil/advanced", "Bia": "angel", "Caio": "alien", "Duda": "priest",
                 "Enzo": "priest", "Fred": "mummy"},
                {"Ana": {"shows": "alien", "kind": "angel"}, "Bia": "Fred",
@@ -180,7 +186,10 @@ def test_devil_shown_as_alien_naming_angel_damns_it() -> None:
 
 
 def test_two_devils_damn_the_same_angel() -> None:
-    """R-23 ("Two Devils damning the same player both damn it"), R-10."""
+    """R-23 ("Two Devils damning the same player both damn it"), R-10.
+
+    PT "Demônio avançado".
+    """
     res = play({"Ana": "devil/advanced/f", "Bia": "angel", "Caio": "devil/advanced/m",
                 "Duda": "priest", "Enzo": "priest", "Fred": "mummy"},
                {"Ana": {"shows": "vampire", "targets": ["Bia"]}, "Bia": "Fred",
@@ -197,7 +206,10 @@ def test_basic_devil_damns_but_earns_nothing_for_it() -> None:
 
 
 def test_devil_cannot_damn_a_withdrawn_angel() -> None:
-    """R-23 ("who is then a valid target"), R-02: the Angel fled, nobody is damned."""
+    """R-23 ("who is then a valid target"), R-02: the Angel fled, nobody is damned.
+
+    PT "Demônio avançado".
+    """
     res = play({"Ana": "devil/advanced", "Bia": "angel", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": {"shows": "vampire", "targets": ["Bia"]}, "Bia": "Enzo"},
@@ -258,7 +270,10 @@ def test_w2_vampire_or_hunter_aiming_at_devil_shown_as_priest_withdraws(real: st
 
 @pytest.mark.parametrize("real", ["werewolf", "zombie"])
 def test_w2_not_met_by_werewolf_or_zombie_aiming_at_devil_shown_as_priest(real: str) -> None:
-    """R-24 ("Nothing else counts (a Werewolf or Zombie aiming at a Devil-Priest)")."""
+    """R-24 ("Nothing else counts (a Werewolf or Zombie aiming at a Devil-Priest)").
+
+    PT "Fase 4 — Demônio".
+    """
     assert _devil_xp({"Ana": "devil", "Bia": real, **FOUR},
                      {"Ana": {"shows": "priest"}, "Bia": "Ana"}, {"Bia": True}) == 0
 
@@ -272,7 +287,10 @@ def test_w3_werewolf_aiming_at_devil_shown_as_hunter_withdraws() -> None:
 
 
 def test_w3_not_met_by_vampire_aiming_at_devil_shown_as_hunter() -> None:
-    """R-24 (W3 names the Werewolf only; real roles, R-26)."""
+    """R-24 (W3 names the Werewolf only; real roles, R-26).
+
+    PT "Fase 4 — Demônio".
+    """
     assert _devil_xp({"Ana": "devil", "Bia": "vampire", **FOUR},
                      {"Ana": {"shows": "hunter", "targets": ["Caio", "Duda"]}, "Bia": "Ana"},
                      {"Bia": True}) == 0
@@ -287,7 +305,10 @@ def test_hunter_withdrawing_the_arrow_at_devil_satisfies_w2() -> None:
 
 def test_hunter_withdrawing_the_other_arrow_still_satisfies_the_devil() -> None:
     """R-26 ("whichever arrow"), K-5, K-8: the arrow at the Priest is dropped, the one at
-    the Devil-Priest kept (and missed): the Devil scores; Caio lives."""
+    the Devil-Priest kept (and missed): the Devil scores; Caio lives.
+
+    PT "Fase 3" box.
+    """
     res = play({"Ana": "devil", "Bia": "hunter", **FOUR},
                {"Ana": {"shows": "priest"}, "Bia": ["Ana", "Caio"]}, withdrawals={"Bia": [1]})
     check(res, Ana=("alive", 1), Bia=("alive", 0), Caio=("alive", 1))
@@ -322,32 +343,47 @@ def test_w5_any_role_aiming_at_devil_shown_as_mummy_withdraws() -> None:
 
 
 def test_w5_necromancer_next_to_devil_shown_as_mummy_withdraws() -> None:
-    """R-25 ("'Aimed at the Devil' includes a Necromancer next to it")."""
+    """R-25 ("'Aimed at the Devil' includes a Necromancer next to it").
+
+    PT "Fase 4: Demônio avançado".
+    """
     assert _devil_xp({"Ana": "devil", "Bia": "necromancer", **SIX, "Fred": "demoniac"},
                      {"Ana": {"shows": "mummy"}}, {"Bia": True}) == 1
 
 
 def test_w5_alien_naming_devil_withdraws() -> None:
-    """R-25 ("includes ... an Alien naming devil")."""
+    """R-25 ("includes ... an Alien naming devil").
+
+    PT "Fase 4: Demônio avançado".
+    """
     assert _devil_xp({"Ana": "devil", "Bia": "alien", **SIX, "Fred": "demoniac"},
                      {"Ana": {"shows": "mummy"}, "Bia": {"kind": "devil"}}, {"Bia": True}) == 1
 
 
 def test_w5_not_met_by_alien_naming_the_role_the_devil_shows() -> None:
     """R-25 ("it does not include an Alien or Voodooist naming the role the Devil
-    shows"), R-08: the Alien naming `mummy` aims at the real Mummy Enzo."""
+    shows"), R-08: the Alien naming `mummy` aims at the real Mummy Enzo.
+
+    PT "Fase 4: Demônio avançado".
+    """
     assert _devil_xp({"Ana": "devil", "Bia": "alien", **SIX, "Fred": "demoniac"},
                      {"Ana": {"shows": "mummy"}, "Bia": {"kind": "mummy"}}, {"Bia": True}) == 0
 
 
 def test_w5_not_met_by_voodooist_naming_devil() -> None:
-    """K-7 ("a Voodooist naming devil aims at nobody and does not count")."""
+    """K-7 ("a Voodooist naming devil aims at nobody and does not count").
+
+    PT "Fase 4: Demônio avançado".
+    """
     assert _devil_xp({"Ana": "devil", "Bia": "voodooist", **SIX, "Fred": "demoniac"},
                      {"Ana": {"shows": "mummy"}, "Bia": {"kind": "devil"}}, {"Bia": True}) == 0
 
 
 def test_w5_met_by_other_devil_whose_disguised_aim_points_at_this_devil() -> None:
-    """K-7 ("another Devil whose disguised aim points at this Devil does count")."""
+    """K-7 ("another Devil whose disguised aim points at this Devil does count").
+
+    PT "Fase 4: Demônio avançado".
+    """
     res = play({"Ana": "devil/f", "Bia": "devil/m", **SIX, "Fred": "demoniac"},
                {"Ana": {"shows": "mummy"}, "Bia": {"shows": "vampire", "targets": ["Ana"]}},
                withdrawals={"Bia": True})
@@ -373,7 +409,10 @@ def test_w6_hunter_aiming_at_devil_shown_as_guardian_withdraws(shown: str) -> No
 
 
 def test_w6_not_met_by_vampire_aiming_at_devil_shown_as_reporter() -> None:
-    """R-25 W6 (a real Hunter only)."""
+    """R-25 W6 (a real Hunter only).
+
+    PT "Fase 4: Demônio avançado".
+    """
     assert _devil_xp({"Ana": "devil", "Bia": "vampire", **SIX, "Fred": "reporter"},
                      {"Ana": {"shows": "reporter", "targets": ["Caio", "Duda"]}, "Bia": "Ana",
                       "Fred": ["Caio", "Duda"]}, {"Bia": True}) == 0
@@ -381,7 +420,10 @@ def test_w6_not_met_by_vampire_aiming_at_devil_shown_as_reporter() -> None:
 
 def test_devil_near_a_fleeing_player_it_did_not_aim_at_scores_nothing() -> None:
     """R-24 ("Nothing else counts (... anyone near a Devil showing the Priest)"): the
-    Vampire who flees aimed at Caio, not at the Devil-Priest."""
+    Vampire who flees aimed at Caio, not at the Devil-Priest.
+
+    PT "Fase 4 — Demônio".
+    """
     assert _devil_xp({"Ana": "devil", "Bia": "vampire", **FOUR},
                      {"Ana": {"shows": "priest"}, "Bia": "Caio"}, {"Bia": True}) == 0
 
@@ -419,7 +461,10 @@ def test_advanced_devil_with_both_goals_gets_one_xp() -> None:
 
 
 def test_werewolf_aiming_at_devil_killed_by_angel_scores_nothing() -> None:
-    """R-21 ("If the Angel killed the Devil at 1+, every other attack on it is forfeit")."""
+    """R-21 ("If the Angel killed the Devil at 1+, every other attack on it is forfeit").
+
+    PT "Fase 4 — Demônio".
+    """
     res = play({"Ana": "devil", "Bia": "angel", "Caio": "werewolf", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": {"shows": "priest"}, "Bia": "Ana", "Caio": "Ana"})
@@ -429,7 +474,10 @@ def test_werewolf_aiming_at_devil_killed_by_angel_scores_nothing() -> None:
 def test_w1_hunter_aimed_at_by_devil_withdrawing_one_arrow_counts() -> None:
     """K-8 ("A Hunter who withdrew one arrow is a withdrawing party for the Devil's goal"),
     R-26, R-24 W1: the Devil (shown as Vampire) aimed at Hunter Bia, who drops one arrow
-    and stays."""
+    and stays.
+
+    PT "Fase 3" box.
+    """
     res = play({"Ana": "devil", "Bia": "hunter", **FOUR},
                {"Ana": {"shows": "vampire", "targets": ["Bia"]}, "Bia": ["Caio", "Duda"]},
                withdrawals={"Bia": [0]})

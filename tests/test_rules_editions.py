@@ -14,7 +14,10 @@ from .helpers import check, play, rnd
 
 
 def test_basic_vampire_killing_the_angel_scores() -> None:
-    """R-15.2 ("a basic Vampire killing the Angel scores")."""
+    """R-15.2 ("a basic Vampire killing the Angel scores").
+
+    PT "Elenco especial e papéis avançados".
+    """
     res = play({"Ana": "vampire/basic", "Bia": "angel", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": "Bia", "Bia": "Enzo"})
@@ -22,7 +25,10 @@ def test_basic_vampire_killing_the_angel_scores() -> None:
 
 
 def test_basic_hunter_killing_the_alien_scores() -> None:
-    """R-15.2 ("a basic Hunter killing the Alien scores"), R-33."""
+    """R-15.2 ("a basic Hunter killing the Alien scores"), R-33.
+
+    PT "Elenco especial e papéis avançados".
+    """
     res = play({"Ana": "hunter", "Bia": "alien", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": ["Bia", "Enzo"], "Bia": {"kind": "mummy"}}, withdrawals={"Ana": [1]})
@@ -30,7 +36,10 @@ def test_basic_hunter_killing_the_alien_scores() -> None:
 
 
 def test_basic_hunter_killing_the_reporter_earns_nothing() -> None:
-    """R-15.1 ("any Hunter killing a Demoniac/Reporter/Voodooist loses its XP"), R-34."""
+    """R-15.1 ("any Hunter killing a Demoniac/Reporter/Voodooist loses its XP"), R-34.
+
+    PT "Elenco especial e papéis avançados".
+    """
     res = play({"Ana": "hunter", "Bia": "reporter", "Caio": "vampire", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": ["Bia", "Caio"], "Bia": ["Duda", "Enzo"], "Caio": "Enzo"})
@@ -38,7 +47,10 @@ def test_basic_hunter_killing_the_reporter_earns_nothing() -> None:
 
 
 def test_basic_devil_is_killed_by_the_angel() -> None:
-    """R-15.1 ("A basic Devil is killed by the Angel"), R-12."""
+    """R-15.1 ("A basic Devil is killed by the Angel"), R-12.
+
+    PT "Elenco especial e papéis avançados".
+    """
     res = play({"Ana": "devil/basic", "Bia": "angel", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": {"shows": "priest"}, "Bia": "Ana"})
@@ -46,7 +58,10 @@ def test_basic_devil_is_killed_by_the_angel() -> None:
 
 
 def test_basic_zombie_cannot_harm_the_necromancer() -> None:
-    """R-15.1 ("no Zombie harms the Necromancer"), R-53."""
+    """R-15.1 ("no Zombie harms the Necromancer"), R-53.
+
+    PT "Elenco especial e papéis avançados".
+    """
     res = play({"Ana": "zombie/basic", "Bia": "necromancer", "Caio": "priest",
                 "Duda": "priest", "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": "Bia"})
@@ -55,7 +70,10 @@ def test_basic_zombie_cannot_harm_the_necromancer() -> None:
 
 def test_basic_devil_disguised_as_reporter_scores_on_hunter_withdrawal() -> None:
     """R-15.2 ("a basic Devil disguised as the Reporter scores when the Hunter aiming at
-    it withdraws"), R-25 W6."""
+    it withdraws"), R-25 W6.
+
+    PT "Elenco especial e papéis avançados".
+    """
     res = play({"Ana": "devil/basic", "Bia": "hunter", "Caio": "priest", "Duda": "priest",
                 "Enzo": "reporter", "Fred": "mummy"},
                {"Ana": {"shows": "reporter", "targets": ["Caio", "Duda"]},
@@ -73,7 +91,10 @@ def test_advanced_vampire_dies_on_the_priest_like_the_basic_one() -> None:
 
 
 def test_advanced_main_cast_at_four_players_is_fine() -> None:
-    """K-9 ("Advanced main-cast cards may be used at any table size (4–8)"), R-93."""
+    """K-9 ("Advanced main-cast cards may be used at any table size (4–8)"), R-93.
+
+    PT "Elenco especial e papéis avançados".
+    """
     res = play({"Ana": "vampire/advanced", "Bia": "hunter/advanced", "Caio": "devil/advanced",
                 "Duda": "priest/advanced"},
                {"Ana": "Bia", "Bia": ["Caio", "Caio"], "Caio": {"shows": "priest"}})
@@ -102,7 +123,10 @@ def test_two_cards_of_one_role_and_edition_never_share_a_gender() -> None:
 
 
 def test_two_cards_of_one_role_in_different_editions_may_share_a_gender() -> None:
-    """R-90 (one card of each gender per role *per edition*; mixing is guidance), J-6."""
+    """R-90 (one card of each gender per role *per edition*; mixing is guidance), J-6.
+
+    PT "Papéis".
+    """
     res = play({"Ana": "vampire/basic/f", "Bia": "vampire/advanced/f", "Caio": "priest",
                 "Duda": "zombie"},
                {"Ana": "Duda", "Bia": "Duda", "Duda": "Caio"})

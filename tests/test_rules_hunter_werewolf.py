@@ -36,7 +36,10 @@ def test_reflex_needs_the_werewolf_alive_when_the_hunter_is_called() -> None:
 
 
 def test_reflex_with_one_arrow_withdrawn_still_kills() -> None:
-    """R-35 ("a single withdrawn arrow does not matter"), K-8."""
+    """R-35 ("a single withdrawn arrow does not matter"), K-8.
+
+    PT "Lobisomem — Painel", "Caçador — Painel".
+    """
     res = play({"Ana": "werewolf", "Bia": "hunter", "Caio": "priest", "Duda": "priest"},
                {"Ana": "Bia", "Bia": ["Caio", "Duda"]}, withdrawals={"Bia": [0]})
     # arrow 1 at Priest Duda is kept: Duda killed, penalty: no XP for Bia (R-34).
@@ -44,7 +47,10 @@ def test_reflex_with_one_arrow_withdrawn_still_kills() -> None:
 
 
 def test_werewolf_attack_on_withdrawn_hunter_is_forfeit() -> None:
-    """R-36 ("Hunter fully withdrew ...: the Werewolf's attack is forfeit — it lives")."""
+    """R-36 ("Hunter fully withdrew ...: the Werewolf's attack is forfeit — it lives").
+
+    PT "Fase 4 — Caçador".
+    """
     res = play({"Ana": "werewolf", "Bia": "hunter", "Caio": "priest", "Duda": "priest"},
                {"Ana": "Bia", "Bia": ["Caio", "Duda"]}, withdrawals={"Bia": True})
     check(res, Ana=("alive", 0), Bia=("withdrawn", 0), Caio=("alive", 1))
@@ -55,6 +61,8 @@ def test_werewolf_attack_on_hunter_killed_before_step_3_is_forfeit() -> None:
 
     2: Vampire Caio kills Hunter Bia (credited). 3: Ana's attack on Bia is
     forfeit: she lives, 0 XP; no reflex at 5.
+
+    PT "Fase 4 — Caçador".
     """
     res = play({"Ana": "werewolf", "Bia": "hunter", "Caio": "vampire", "Duda": "priest"},
                {"Ana": "Bia", "Bia": ["Caio", "Duda"], "Caio": "Bia"})
@@ -66,6 +74,8 @@ def test_hunter_killed_by_zombie_at_step_4_gives_no_reflex() -> None:
 
     3: Werewolf Ana attacks Hunter Bia. 4: Zombie Caio (Bia's neighbour) kills Bia.
     5: no Hunter: Ana lives (0 XP: her only attack killed nobody).
+
+    PT "Fase 4 — Caçador".
     """
     res = play({"Ana": "werewolf", "Bia": "hunter", "Caio": "zombie", "Duda": "priest"},
                {"Ana": "Bia", "Bia": ["Caio", "Duda"], "Caio": "Bia"})
@@ -73,7 +83,10 @@ def test_hunter_killed_by_zombie_at_step_4_gives_no_reflex() -> None:
 
 
 def test_hunter_shooting_the_werewolf_that_attacked_her_is_credited_once() -> None:
-    """R-36 ("A Hunter that also shoots the Werewolf: one death, credited once"), R-33."""
+    """R-36 ("A Hunter that also shoots the Werewolf: one death, credited once"), R-33.
+
+    PT "Fase 4 — Caçador".
+    """
     res = play({"Ana": "werewolf", "Bia": "hunter", "Caio": "priest", "Duda": "priest"},
                {"Ana": "Bia", "Bia": ["Ana", "Caio"]}, withdrawals={"Bia": [1]})
     check(res, Ana=("killed", 0), Bia=("alive", 1))
@@ -108,7 +121,10 @@ def test_hunter_that_kills_priest_earns_nothing() -> None:
 
 
 def test_hunter_aiming_at_withdrawn_priest_is_not_penalised() -> None:
-    """R-34 ("Aiming at a guardian who withdrew ... costs nothing")."""
+    """R-34 ("Aiming at a guardian who withdrew ... costs nothing").
+
+    PT "Caçador", "Caçador avançado".
+    """
     res = play({"Ana": "hunter", "Bia": "vampire", "Caio": "priest", "Duda": "werewolf"},
                {"Ana": ["Bia", "Caio"], "Bia": "Duda", "Duda": "Bia"},
                withdrawals={"Caio": True})
@@ -127,7 +143,10 @@ def test_hunter_arrow_at_dead_priest_is_forfeit_and_costs_nothing() -> None:
 
 
 def test_two_hunters_killing_one_priest_are_both_penalised() -> None:
-    """R-34 ("Two Hunters killing one Priest are both penalised"), R-10."""
+    """R-34 ("Two Hunters killing one Priest are both penalised"), R-10.
+
+    PT "Caçador", "Caçador avançado".
+    """
     res = play({"Ana": "hunter/f", "Bia": "hunter/m", "Caio": "priest", "Duda": "zombie"},
                {"Ana": ["Caio", "Duda"], "Bia": ["Caio", "Duda"], "Duda": "Ana"},
                withdrawals={"Duda": True})
@@ -153,7 +172,10 @@ def test_hunter_arrow_at_the_angel_does_nothing() -> None:
 
 
 def test_two_hunters_share_a_werewolf() -> None:
-    """R-14 ("every attacker of the step whose attack reached it is credited"), R-33."""
+    """R-14 ("every attacker of the step whose attack reached it is credited"), R-33.
+
+    PT p. 17 sidebar; "Caçador avançado".
+    """
     res = play({"Ana": "hunter/f", "Bia": "hunter/m", "Caio": "werewolf", "Duda": "priest"},
                {"Ana": ["Caio", "Bia"], "Bia": ["Caio", "Ana"], "Caio": "Duda"})
     check(res, Ana=("alive", 1), Bia=("alive", 1), Caio=("killed", 0), Duda=("killed", 0))
@@ -173,7 +195,10 @@ def test_advanced_hunter_double_shot_kills_intact_mummy_with_credit() -> None:
 
 
 def test_advanced_hunter_double_shot_with_one_arrow_withdrawn_is_one_hit() -> None:
-    """R-38 ("One of the two arrows withdrawn: one hit only (awakens/wounds, no credit)")."""
+    """R-38 ("One of the two arrows withdrawn: one hit only (awakens/wounds, no credit)").
+
+    PT "Caçador avançado".
+    """
     res = play({"Ana": "hunter/advanced", "Bia": "creature/f", "Caio": "priest/f",
                 "Duda": "priest", "Enzo": "demoniac", "Fred": "mummy"},
                {"Ana": ["Bia", "Bia"], "Bia": {"targets": ["Caio"], "seeks": "feminine"}},
@@ -182,7 +207,10 @@ def test_advanced_hunter_double_shot_with_one_arrow_withdrawn_is_one_hit() -> No
 
 
 def test_advanced_hunter_double_shot_on_ordinary_target_is_one_kill() -> None:
-    """R-38 ("Ordinary target: one kill")."""
+    """R-38 ("Ordinary target: one kill").
+
+    PT "Caçador avançado".
+    """
     res = play({"Ana": "hunter/advanced", "Bia": "vampire", "Caio": "priest", "Duda": "priest"},
                {"Ana": ["Bia", "Bia"], "Bia": "Ana"})
     # 2: Bia kills Ana first! Ana never shoots.
@@ -193,14 +221,20 @@ def test_advanced_hunter_double_shot_on_ordinary_target_is_one_kill() -> None:
 
 
 def test_advanced_hunter_double_shot_on_priest_kills_it_without_xp() -> None:
-    """R-38 ("Priest: killed, no XP"), R-34."""
+    """R-38 ("Priest: killed, no XP"), R-34.
+
+    PT "Caçador avançado".
+    """
     res = play({"Ana": "hunter/advanced", "Bia": "priest", "Caio": "priest", "Duda": "zombie"},
                {"Ana": ["Bia", "Bia"], "Duda": "Caio"})
     check(res, Ana=("alive", 0), Bia=("killed", 0), Caio=("killed", 0), Duda=("alive", 1))
 
 
 def test_advanced_hunter_double_shot_on_devil_misses() -> None:
-    """R-38 ("Devil: both miss"), R-21."""
+    """R-38 ("Devil: both miss"), R-21.
+
+    PT "Caçador avançado".
+    """
     res = play({"Ana": "hunter/advanced", "Bia": "devil", "Caio": "priest", "Duda": "priest"},
                {"Ana": ["Bia", "Bia"], "Bia": {"shows": "priest"}})
     check(res, Ana=("alive", 0), Bia=("alive", 0))
@@ -230,7 +264,10 @@ def test_werewolf_survival_fails_when_it_attacked_a_hunter() -> None:
 
 def test_reflex_kills_every_werewolf_that_attacked_the_hunter() -> None:
     """R-35 ("applies to every Werewolf that attacked this Hunter"), R-10: one reflex
-    credit, both Werewolves die at 5."""
+    credit, both Werewolves die at 5.
+
+    PT "Lobisomem — Painel", "Caçador — Painel".
+    """
     res = play({"Ana": "werewolf/f", "Bia": "hunter", "Caio": "werewolf/m", "Duda": "priest"},
                {"Ana": "Bia", "Bia": ["Duda", "Caio"], "Caio": "Bia"},
                withdrawals={"Bia": [0]})
@@ -243,6 +280,8 @@ def test_no_reflex_for_a_werewolf_killed_at_step_3() -> None:
 
     3: Werewolf Ana attacks Hunter Bia while Werewolf Caio kills Ana (credited). 5: Ana
     is gone: no reflex; Bia's kept arrow is on the fled Priest: 0 XP.
+
+    PT "Fase 4 — Caçador".
     """
     res = play({"Ana": "werewolf/f", "Bia": "hunter", "Caio": "werewolf/m", "Duda": "priest"},
                {"Ana": "Bia", "Bia": ["Duda", "Caio"], "Caio": "Ana"},
@@ -254,6 +293,8 @@ def test_advanced_hunter_double_shot_on_wounded_creature_kills_with_credit() -> 
     """R-38 ("Already awakened/wounded: killed, credited"), R-14.
 
     2: Vampire Bia wounds Creature Caio (no credit). 5: both arrows: killed, credited.
+
+    PT "Caçador avançado".
     """
     res = play({"Ana": "hunter/advanced", "Bia": "vampire", "Caio": "creature/f",
                 "Duda": "priest/m", "Enzo": "mummy", "Fred": "demoniac"},

@@ -58,14 +58,20 @@ def test_win_with_four_xp_in_one_row() -> None:
 
 
 def test_nobody_wins_without_a_condition() -> None:
-    """R-101, R-102 ("A player without a condition never wins")."""
+    """R-101, R-102 ("A player without a condition never wins").
+
+    PT "Fim de jogo".
+    """
     res = play(QUIET, QUIET_G, withdrawals=QUIET_W,
                journals={"Caio": {"werewolf": 2, "hunter": 2}, "Ana": {"priest": 1}})
     assert res["winners"] == []
 
 
 def test_killed_player_can_win_with_earlier_xp() -> None:
-    """R-101 ("a player killed tonight can still win with earlier XP")."""
+    """R-101 ("a player killed tonight can still win with earlier XP").
+
+    PT "Fim de jogo".
+    """
     res = play(QUIET, QUIET_G, withdrawals=QUIET_W, journals={"Duda": {"priest": 4}})
     assert res["winners"] == ["Duda"]
 
@@ -121,7 +127,10 @@ def test_only_the_alien_earns_two() -> None:
 
 def test_special_roles_in_journals_extend_the_default_sheet() -> None:
     """R-104, spec ``journal_roles`` default (main cast + special roles in cards or
-    journals), K-10."""
+    journals), K-10.
+
+    PT "Elenco especial" (folha de diário).
+    """
     res = play(QUIET, QUIET_G, withdrawals=QUIET_W, journals={"Ana": {"angel": 1}})
     assert res["journals"]["Ana"] == {"priest": 1, "angel": 1}
 
@@ -153,7 +162,10 @@ def test_narration_follows_initiative_order() -> None:
 
 
 def test_narration_inside_a_step_goes_by_seat() -> None:
-    """R-117 ("inside a step by seat from the active player"): two Vampires at step 2."""
+    """R-117 ("inside a step by seat from the active player"): two Vampires at step 2.
+
+    PT "Fase 4" (the Mayor calls each initiative).
+    """
     res = play({"Ana": "vampire/f", "Bia": "priest", "Caio": "vampire/m", "Duda": "zombie"},
                {"Ana": "Duda", "Caio": "Bia", "Duda": "Caio"})
     step2 = [e for e in events(res) if e[0] == "2" and e[2] in ("Ana", "Caio")]
@@ -165,6 +177,8 @@ def test_narration_of_an_actor_already_out_keeps_seat_order() -> None:
 
     1+: the Angel kills Vampire Caio. 2: Vampire Ana (seat 0) acts; Caio (seat 2)
     is out. Seat order: Ana's attack is narrated before Caio's absence.
+
+    PT "Fase 4" (the Mayor calls each initiative).
     """
     res = play({"Ana": "vampire/f", "Bia": "angel", "Caio": "vampire/m", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
@@ -179,6 +193,8 @@ def test_end_of_night_narration_photos_then_mummy_demoniac_then_death() -> None:
 
     Death sits in seat 0, the Demoniac in seat 1, the Reporter in seat 5: the
     photos come first, then the Mummy/Demoniac, then Death's name.
+
+    PT "Fase 4" (the Mayor calls each initiative).
     """
     res = play({"Ana": "death", "Bia": "demoniac", "Caio": "werewolf", "Duda": "mummy",
                 "Enzo": "priest", "Fred": "reporter"},

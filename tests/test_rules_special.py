@@ -36,6 +36,8 @@ def test_angel_kill_stands_when_the_angel_is_killed_later() -> None:
     """R-42 ("Yes. Its own XP needs it to survive").
 
     1+: Angel Ana kills Vampire Bia. 3: Werewolf Caio kills Ana (credited).
+
+    PT "Anjo".
     """
     res = play({"Ana": "angel", "Bia": "vampire", "Caio": "werewolf", "Duda": "priest",
                 "Enzo": "priest", "Fred": "mummy"},
@@ -79,7 +81,10 @@ def test_alien_abducts_two_vampires_for_two_xp() -> None:
 
 
 def test_alien_naming_a_role_nobody_plays_takes_nobody() -> None:
-    """R-44 ("a role nobody plays, is legal and takes nobody")."""
+    """R-44 ("a role nobody plays, is legal and takes nobody").
+
+    PT "Alienígena".
+    """
     res = play({"Ana": "alien", "Bia": "vampire", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": {"kind": "werewolf"}, "Bia": "Enzo"})
@@ -100,7 +105,10 @@ def test_alien_does_not_take_withdrawn_or_dead_specimens() -> None:
 
 
 def test_alien_awakens_a_sleeping_mummy_instead_of_taking_it() -> None:
-    """R-46, K-4 ("it awakens a sleeping Mummy and wounds an unwounded Creature")."""
+    """R-46, K-4 ("it awakens a sleeping Mummy and wounds an unwounded Creature").
+
+    PT "Criatura", "Múmia — Painel".
+    """
     res = play({"Ana": "alien", "Bia": "mummy", "Caio": "priest", "Duda": "priest",
                 "Enzo": "demoniac", "Fred": "voodooist"},
                {"Ana": {"kind": "mummy"}, "Fred": {"kind": "voodooist"}})
@@ -108,7 +116,10 @@ def test_alien_awakens_a_sleeping_mummy_instead_of_taking_it() -> None:
 
 
 def test_alien_abducts_an_already_awakened_mummy_and_scores() -> None:
-    """R-46 ("an awakened Mummy ... is abducted (and counts for XP)"), R-14."""
+    """R-46 ("an awakened Mummy ... is abducted (and counts for XP)"), R-14.
+
+    PT "Criatura", "Múmia — Painel".
+    """
     res = play({"Ana": "alien", "Bia": "mummy", "Caio": "vampire", "Duda": "priest",
                 "Enzo": "demoniac", "Fred": "voodooist"},
                {"Ana": {"kind": "mummy"}, "Caio": "Bia", "Fred": {"kind": "voodooist"}})
@@ -116,7 +127,10 @@ def test_alien_abducts_an_already_awakened_mummy_and_scores() -> None:
 
 
 def test_alien_naming_creature_wounds_both_creatures() -> None:
-    """R-64 ("an Alien naming creature hits both"), R-46: two wounds, no XP."""
+    """R-64 ("an Alien naming creature hits both"), R-46: two wounds, no XP.
+
+    PT "Criatura".
+    """
     res = play({"Ana": "alien", "Bia": "creature/f", "Caio": "creature/m", "Duda": "priest/f",
                 "Enzo": "priest", "Fred": "mummy"},
                {"Ana": {"kind": "creature"}, "Bia": {"targets": ["Ana"], "seeks": "feminine"},
@@ -126,7 +140,10 @@ def test_alien_naming_creature_wounds_both_creatures() -> None:
 
 
 def test_alien_killed_before_acting_abducts_nobody() -> None:
-    """R-47, R-11: 3: Werewolf Bia kills the Alien; 6: no abduction."""
+    """R-47, R-11: 3: Werewolf Bia kills the Alien; 6: no abduction.
+
+    PT "Alienígena".
+    """
     res = play({"Ana": "alien", "Bia": "werewolf", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": {"kind": "priest"}, "Bia": "Ana"})
@@ -134,7 +151,10 @@ def test_alien_killed_before_acting_abducts_nobody() -> None:
 
 
 def test_reporter_aiming_at_the_alien_is_not_abducted() -> None:
-    """R-45 ("Immune: ... a Reporter aiming at the Alien"), R-71."""
+    """R-45 ("Immune: ... a Reporter aiming at the Alien"), R-71.
+
+    PT "Alienígena — Resolução".
+    """
     res = play({"Ana": "alien", "Bia": "reporter", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": {"kind": "reporter"}, "Bia": ["Ana", "Caio"]})
@@ -143,7 +163,10 @@ def test_reporter_aiming_at_the_alien_is_not_abducted() -> None:
 
 
 def test_voodooist_naming_alien_is_not_abducted() -> None:
-    """R-45, R-74 ("Every attack on her by a player whose real role is that kind fails")."""
+    """R-45, R-74 ("Every attack on her by a player whose real role is that kind fails").
+
+    PT "Alienígena — Resolução".
+    """
     res = play({"Ana": "alien", "Bia": "voodooist", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": {"kind": "voodooist"}, "Bia": {"kind": "alien"}})
@@ -170,7 +193,10 @@ def test_necromancer_raises_priest_victim_and_reflex_victim() -> None:
 
 
 def test_necromancer_raises_cannibal_zombie() -> None:
-    """R-56 ("by any cause (... cannibalism)"), R-52."""
+    """R-56 ("by any cause (... cannibalism)"), R-52.
+
+    PT "Necromante".
+    """
     res = play({"Ana": "necromancer", "Bia": "zombie/f", "Caio": "zombie/m", "Duda": "priest",
                 "Enzo": "priest", "Fred": "mummy"},
                {"Bia": "Caio", "Caio": "Duda"})
@@ -203,7 +229,10 @@ def test_necromancer_cannot_raise_a_living_awakened_mummy() -> None:
 
 
 def test_dead_necromancer_raises_nobody() -> None:
-    """R-56 ("A dead Necromancer raises nobody"), R-11."""
+    """R-56 ("A dead Necromancer raises nobody"), R-11.
+
+    PT "Necromante".
+    """
     res = play({"Ana": "necromancer", "Bia": "priest", "Caio": "werewolf", "Duda": "priest",
                 "Enzo": "vampire", "Fred": "mummy"},
                {"Caio": "Bia", "Enzo": "Ana"})
@@ -211,7 +240,10 @@ def test_dead_necromancer_raises_nobody() -> None:
 
 
 def test_voodooist_naming_necromancer_resists_the_raising() -> None:
-    """R-56 ("Immune: a Voodooist naming necromancer"), R-74."""
+    """R-56 ("Immune: a Voodooist naming necromancer"), R-74.
+
+    PT "Necromante".
+    """
     res = play({"Ana": "necromancer", "Bia": "voodooist", "Caio": "werewolf", "Duda": "priest",
                 "Enzo": "priest", "Fred": "mummy"},
                {"Bia": {"kind": "necromancer"}, "Caio": "Bia"})
@@ -219,7 +251,10 @@ def test_voodooist_naming_necromancer_resists_the_raising() -> None:
 
 
 def test_reporter_aiming_at_necromancer_resists_the_raising() -> None:
-    """R-56 ("Immune: ... a Reporter aiming at the Necromancer"), R-71."""
+    """R-56 ("Immune: ... a Reporter aiming at the Necromancer"), R-71.
+
+    PT "Necromante".
+    """
     res = play({"Ana": "necromancer", "Bia": "reporter", "Caio": "werewolf", "Duda": "priest",
                 "Enzo": "priest", "Fred": "mummy"},
                {"Bia": ["Ana", "Duda"], "Caio": "Bia"})
@@ -227,7 +262,10 @@ def test_reporter_aiming_at_necromancer_resists_the_raising() -> None:
 
 
 def test_raised_demoniac_still_scores() -> None:
-    """R-57 ("killed by a monster and raised, she still scores"), R-67, R-04."""
+    """R-57 ("killed by a monster and raised, she still scores"), R-67, R-04.
+
+    PT "Morte", "Repórter".
+    """
     res = play({"Ana": "necromancer", "Bia": "demoniac", "Caio": "werewolf", "Duda": "priest",
                 "Enzo": "priest", "Fred": "mummy"},
                {"Caio": "Bia"})
@@ -258,7 +296,10 @@ def test_creature_second_hit_at_a_later_step_kills_it_with_credit() -> None:
 
 
 def test_creature_two_hits_in_one_step_kill_without_credit() -> None:
-    """R-14 ("Two hits on an intact Mummy/Creature in one step kill it without credit")."""
+    """R-14 ("Two hits on an intact Mummy/Creature in one step kill it without credit").
+
+    PT p. 17 sidebar; "Caçador avançado".
+    """
     res = play({"Ana": "creature/f", "Bia": "vampire/f", "Caio": "vampire/m",
                 "Duda": "priest", "Enzo": "priest", "Fred": "mummy"},
                {"Ana": {"targets": ["Bia"], "seeks": "masculine"}, "Bia": "Ana",
@@ -302,7 +343,10 @@ def test_creature_cannot_marry_a_target_killed_before_the_end() -> None:
 
 
 def test_creature_cannot_marry_a_raised_servant() -> None:
-    """R-61 ("killed, raised, damned, abducted: no")."""
+    """R-61 ("killed, raised, damned, abducted: no").
+
+    PT "Criatura — Resolução".
+    """
     res = play({"Ana": "creature/f", "Bia": "vampire/m", "Caio": "necromancer",
                 "Duda": "werewolf", "Enzo": "priest", "Fred": "mummy"},
                {"Ana": {"targets": ["Bia"], "seeks": "masculine"}, "Bia": "Enzo",
@@ -319,7 +363,10 @@ def test_reporter_aiming_at_the_creature_ignores_its_proposal() -> None:
 
 
 def test_reporter_not_aiming_at_the_creature_marries_it() -> None:
-    """R-62 (only a Reporter aiming at *that* Creature is immune), R-65 (masculine card)."""
+    """R-62 (only a Reporter aiming at *that* Creature is immune), R-65 (masculine card).
+
+    PT "Criatura — Painel".
+    """
     res = play({"Ana": "creature/f", "Bia": "reporter", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": {"targets": ["Bia"], "seeks": "masculine"}, "Bia": ["Enzo", "Caio"]})
@@ -344,7 +391,10 @@ def test_two_creatures_marry_each_other() -> None:
 
 
 def test_creature_proposal_to_a_damned_demoniac_fails() -> None:
-    """R-61 ("damned ...: no"), R-23."""
+    """R-61 ("damned ...: no"), R-23.
+
+    PT "Criatura — Resolução".
+    """
     res = play({"Ana": "creature/m", "Bia": "demoniac", "Caio": "devil", "Duda": "priest",
                 "Enzo": "priest", "Fred": "mummy"},
                {"Ana": {"targets": ["Bia"], "seeks": "feminine"},
@@ -385,7 +435,10 @@ def test_mummy_killed_by_second_hit_keeps_awakened_mark() -> None:
 
 
 def test_two_vampires_kill_an_intact_mummy_without_credit() -> None:
-    """R-14 ("Two hits on an intact Mummy ... kill it without credit")."""
+    """R-14 ("Two hits on an intact Mummy ... kill it without credit").
+
+    PT p. 17 sidebar; "Caçador avançado".
+    """
     res = play({"Ana": "mummy", "Bia": "vampire/f", "Caio": "vampire/m", "Duda": "priest",
                 "Enzo": "priest", "Fred": "demoniac"},
                {"Bia": "Ana", "Caio": "Ana"})
@@ -393,7 +446,10 @@ def test_two_vampires_kill_an_intact_mummy_without_credit() -> None:
 
 
 def test_withdrawn_mummy_scores_nothing() -> None:
-    """R-66 ("1 XP if exactly one hit and not withdrawn"), R-07."""
+    """R-66 ("1 XP if exactly one hit and not withdrawn"), R-07.
+
+    PT "Múmia".
+    """
     res = play({"Ana": "mummy", "Bia": "vampire", "Caio": "priest", "Duda": "priest",
                 "Enzo": "demoniac", "Fred": "voodooist"},
                {"Bia": "Ana", "Fred": {"kind": "voodooist"}}, withdrawals={"Ana": True})
@@ -413,7 +469,10 @@ def test_demoniac_killed_by_a_monster_scores() -> None:
 
 
 def test_demoniac_killed_by_hunter_scores_and_hunter_does_not() -> None:
-    """R-68 ("a Hunter (penalised, R-34)"), R-34."""
+    """R-68 ("a Hunter (penalised, R-34)"), R-34.
+
+    PT "Possuída — Resolução".
+    """
     res = play({"Ana": "demoniac", "Bia": "hunter", "Caio": "vampire", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "voodooist"},
                {"Bia": ["Ana", "Caio"], "Caio": "Enzo", "Fred": {"kind": "voodooist"}})
@@ -421,7 +480,10 @@ def test_demoniac_killed_by_hunter_scores_and_hunter_does_not() -> None:
 
 
 def test_demoniac_abducted_scores() -> None:
-    """R-67 ("killed or abducted"), R-04, R-68."""
+    """R-67 ("killed or abducted"), R-04, R-68.
+
+    PT "Possuída — Resolução".
+    """
     res = play({"Ana": "demoniac", "Bia": "alien", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "voodooist"},
                {"Bia": {"kind": "demoniac"}, "Fred": {"kind": "voodooist"}})
@@ -429,7 +491,10 @@ def test_demoniac_abducted_scores() -> None:
 
 
 def test_demoniac_alive_and_not_exorcised_scores_nothing() -> None:
-    """R-67 (core needs her death; extra needs the exorcism)."""
+    """R-67 (core needs her death; extra needs the exorcism).
+
+    PT "Possuída — Resolução".
+    """
     res = play({"Ana": "demoniac", "Bia": "priest", "Caio": "priest", "Duda": "mummy",
                 "Enzo": "vampire", "Fred": "voodooist"},
                {"Enzo": "Duda", "Fred": {"kind": "voodooist"}})
@@ -437,7 +502,10 @@ def test_demoniac_alive_and_not_exorcised_scores_nothing() -> None:
 
 
 def test_withdrawn_demoniac_scores_nothing() -> None:
-    """R-67 ("1 XP if not withdrawn"), R-07."""
+    """R-67 ("1 XP if not withdrawn"), R-07.
+
+    PT "Possuída — Resolução".
+    """
     res = play({"Ana": "demoniac", "Bia": "priest", "Caio": "priest", "Duda": "mummy",
                 "Enzo": "vampire", "Fred": "voodooist"},
                {"Enzo": "Ana", "Fred": {"kind": "voodooist"}}, withdrawals={"Ana": True})
@@ -477,7 +545,10 @@ def test_reporter_photo_of_an_undead_servant_scores() -> None:
 
 
 def test_reporter_photo_of_a_withdrawn_monster_is_worthless() -> None:
-    """R-70 ("if its subject did not withdraw")."""
+    """R-70 ("if its subject did not withdraw").
+
+    PT "Repórter".
+    """
     res = play({"Ana": "reporter", "Bia": "vampire", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": ["Bia", "Caio"], "Bia": "Fred"}, withdrawals={"Bia": True})
@@ -485,7 +556,10 @@ def test_reporter_photo_of_a_withdrawn_monster_is_worthless() -> None:
 
 
 def test_reporter_photo_of_a_sleeping_mummy_counts() -> None:
-    """R-70 ("sleeping/awakened Mummy and wounded Creature included")."""
+    """R-70 ("sleeping/awakened Mummy and wounded Creature included").
+
+    PT "Repórter".
+    """
     res = play({"Ana": "reporter", "Bia": "mummy", "Caio": "priest", "Duda": "priest",
                 "Enzo": "demoniac", "Fred": "voodooist"},
                {"Ana": ["Bia", "Caio"], "Fred": {"kind": "voodooist"}})
@@ -514,7 +588,10 @@ def test_reporter_is_immune_to_his_own_targets() -> None:
 
 
 def test_reporter_is_killed_by_a_monster_he_does_not_photograph() -> None:
-    """R-71 ("Others kill him normally"), R-30."""
+    """R-71 ("Others kill him normally"), R-30.
+
+    PT "Repórter".
+    """
     res = play({"Ana": "reporter", "Bia": "vampire", "Caio": "werewolf", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": ["Bia", "Duda"], "Bia": "Enzo", "Caio": "Ana"})
@@ -523,7 +600,10 @@ def test_reporter_is_killed_by_a_monster_he_does_not_photograph() -> None:
 
 def test_hunter_arrows_at_reporter_who_photographs_him_fail_without_penalty() -> None:
     """R-71 ("both Hunter arrows ... Failed attacks give no credit and no Hunter penalty"),
-    R-34."""
+    R-34.
+
+    PT "Repórter".
+    """
     res = play({"Ana": "reporter", "Bia": "hunter", "Caio": "vampire", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": ["Bia", "Duda"], "Bia": ["Ana", "Caio"], "Caio": "Enzo"})
@@ -544,7 +624,10 @@ def test_voodooist_doll_stops_the_named_kind() -> None:
 
 
 def test_voodooist_doll_does_not_stop_another_kind() -> None:
-    """R-74 (only the named kind), R-30."""
+    """R-74 (only the named kind), R-30.
+
+    PT "Voduísta".
+    """
     res = play({"Ana": "voodooist", "Bia": "vampire", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": {"kind": "werewolf"}, "Bia": "Ana"})
@@ -552,7 +635,10 @@ def test_voodooist_doll_does_not_stop_another_kind() -> None:
 
 
 def test_voodooist_naming_hunter_stops_arrow_without_penalty() -> None:
-    """R-74 ("kill, both arrows ...; no credit, no penalty"), R-34."""
+    """R-74 ("kill, both arrows ...; no credit, no penalty"), R-34.
+
+    PT "Voduísta".
+    """
     res = play({"Ana": "voodooist", "Bia": "hunter", "Caio": "zombie", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": {"kind": "hunter"}, "Bia": ["Ana", "Caio"], "Caio": "Duda"})
@@ -571,7 +657,10 @@ def test_voodooist_doll_does_not_stop_a_devil_disguised_as_the_kind() -> None:
 
 
 def test_voodooist_naming_devil_changes_nothing() -> None:
-    """R-75 ("No effect either way")."""
+    """R-75 ("No effect either way").
+
+    PT "Voduísta".
+    """
     res = play({"Ana": "voodooist", "Bia": "devil", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": {"kind": "devil"}, "Bia": {"shows": "vampire", "targets": ["Ana"]}})
@@ -579,7 +668,10 @@ def test_voodooist_naming_devil_changes_nothing() -> None:
 
 
 def test_wounded_creature_mark_only_when_alive_with_one_hit() -> None:
-    """J-5 ("wounded is given only to a Creature alive with exactly one hit"), R-60."""
+    """J-5 ("wounded is given only to a Creature alive with exactly one hit"), R-60.
+
+    PT "Múmia", "Criatura".
+    """
     res = play({"Ana": "creature/f", "Bia": "vampire/m", "Caio": "werewolf", "Duda": "priest",
                 "Enzo": "priest", "Fred": "mummy"},
                {"Ana": {"targets": ["Bia"], "seeks": "masculine"}, "Bia": "Ana",
@@ -592,6 +684,8 @@ def test_angel_wound_then_vampire_kills_creature_with_credit() -> None:
     ... wounded"), R-40 (the Angel's hit), R-30 ("the Creature already wounded").
 
     1+: the Angel wounds Creature Caio (no credit). 2: Vampire Bia kills her, credited.
+
+    PT p. 17 sidebar; "Caçador avançado".
     """
     res = play({"Ana": "angel", "Bia": "vampire", "Caio": "creature/f", "Duda": "priest/m",
                 "Enzo": "mummy", "Fred": "demoniac"},
@@ -601,7 +695,10 @@ def test_angel_wound_then_vampire_kills_creature_with_credit() -> None:
 
 
 def test_creature_may_marry_a_hunter_who_withdrew_one_arrow() -> None:
-    """K-8 (a Hunter with one arrow withdrawn is "a possible bride"), R-63, R-61."""
+    """K-8 (a Hunter with one arrow withdrawn is "a possible bride"), R-63, R-61.
+
+    PT "Fase 3" box.
+    """
     res = play({"Ana": "creature/f", "Bia": "hunter/m", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": {"targets": ["Bia"], "seeks": "masculine"}, "Bia": ["Enzo", "Caio"]},
@@ -610,7 +707,10 @@ def test_creature_may_marry_a_hunter_who_withdrew_one_arrow() -> None:
 
 
 def test_alien_finds_no_zombies_after_the_cannibals_ate_each_other() -> None:
-    """R-45 (specimens removed at 1+…5 are not taken), R-52."""
+    """R-45 (specimens removed at 1+…5 are not taken), R-52.
+
+    PT "Alienígena — Resolução".
+    """
     res = play({"Ana": "alien", "Bia": "zombie/f", "Caio": "zombie/m", "Duda": "priest",
                 "Enzo": "priest", "Fred": "mummy"},
                {"Ana": {"kind": "zombie"}, "Bia": "Ana", "Caio": "Duda"})
@@ -623,7 +723,10 @@ def test_alien_finds_no_zombies_after_the_cannibals_ate_each_other() -> None:
 
 
 def test_voodooist_doll_stops_a_zombie_that_switches_onto_her() -> None:
-    """R-74 (every attack by the named kind fails), R-51 (the switch at step 4)."""
+    """R-74 (every attack by the named kind fails), R-51 (the switch at step 4).
+
+    PT "Voduísta".
+    """
     res = play({"Ana": "voodooist", "Bia": "zombie", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": {"kind": "zombie"}, "Bia": "Caio"}, zombie_targets={"Bia": "Ana"})
@@ -631,7 +734,10 @@ def test_voodooist_doll_stops_a_zombie_that_switches_onto_her() -> None:
 
 
 def test_necromancer_raises_a_cannibal_zombie() -> None:
-    """R-56 (cannibalism is a kill; both neighbours are looked at), R-58, R-52, R-53."""
+    """R-56 (cannibalism is a kill; both neighbours are looked at), R-58, R-52, R-53.
+
+    PT "Necromante".
+    """
     res = play({"Ana": "zombie/f", "Bia": "necromancer", "Caio": "zombie/m", "Duda": "priest",
                 "Enzo": "priest", "Fred": "mummy"},
                {"Ana": "Fred", "Caio": "Duda"})

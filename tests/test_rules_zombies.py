@@ -21,14 +21,20 @@ def test_zombie_switches_after_target_killed() -> None:
 
 
 def test_zombie_without_switch_keeps_its_phase_2_target() -> None:
-    """R-51 ("default: Phase-2 target"), R-01: the target died at 2, the attack is forfeit."""
+    """R-51 ("default: Phase-2 target"), R-01: the target died at 2, the attack is forfeit.
+
+    PT "Fase 4 — Zumbi".
+    """
     res = play({"Ana": "zombie", "Bia": "werewolf", "Caio": "vampire", "Duda": "priest"},
                {"Ana": "Bia", "Bia": "Caio", "Caio": "Bia"})
     check(res, Ana=("alive", 0), Duda=("alive", 1))
 
 
 def test_zombie_cannot_reach_past_a_withdrawn_neighbour() -> None:
-    """R-54 ("No; it may switch to its other neighbour ..., otherwise forfeit"), R-50."""
+    """R-54 ("No; it may switch to its other neighbour ..., otherwise forfeit"), R-50.
+
+    PT "Zumbi".
+    """
     res = play({"Ana": "zombie", "Bia": "priest", "Caio": "priest", "Duda": "vampire"},
                {"Ana": "Bia", "Duda": "Ana"}, withdrawals={"Bia": True, "Duda": True})
     check(res, Ana=("alive", 0), Caio=("alive", 1))
@@ -58,14 +64,20 @@ def test_cannibal_rule_off_when_partner_was_killed_earlier() -> None:
 
 
 def test_cannibal_rule_off_when_partner_withdrew() -> None:
-    """R-52 ("If one withdrew ... the other is safe")."""
+    """R-52 ("If one withdrew ... the other is safe").
+
+    PT "Zumbi — Painel".
+    """
     res = play({"Ana": "zombie/f", "Bia": "zombie/m", "Caio": "priest", "Duda": "priest"},
                {"Ana": "Duda", "Bia": "Caio"}, withdrawals={"Bia": True})
     check(res, Ana=("alive", 1), Bia=("withdrawn", 0), Duda=("killed", 0), Caio=("alive", 1))
 
 
 def test_zombies_not_adjacent_do_not_eat_each_other() -> None:
-    """R-52 ("two real Zombies that are neighbours"), R-50."""
+    """R-52 ("two real Zombies that are neighbours"), R-50.
+
+    PT "Zumbi — Painel".
+    """
     res = play({"Ana": "zombie/f", "Bia": "priest", "Caio": "zombie/m", "Duda": "priest",
                 "Enzo": "vampire"},
                {"Ana": "Bia", "Caio": "Duda", "Enzo": "Bia"}, withdrawals={"Enzo": True})
@@ -82,7 +94,10 @@ def test_zombies_with_death_between_them_are_neighbours() -> None:
 
 
 def test_zombie_next_to_death_aims_past_it() -> None:
-    """R-55 ("A Zombie next to Death aims past it"), R-50."""
+    """R-55 ("A Zombie next to Death aims past it"), R-50.
+
+    PT "Morte" ("esse jogador não está ali").
+    """
     res = play({"Ana": "zombie", "Bia": "death", "Caio": "priest", "Duda": "priest",
                 "Enzo": "mummy", "Fred": "demoniac"},
                {"Ana": "Caio", "Bia": {"names": "Fred"}})
@@ -105,7 +120,10 @@ def test_zombie_attack_on_the_devil_misses() -> None:
 
 
 def test_zombie_switching_onto_the_devil_misses() -> None:
-    """R-21 ("also covers a Zombie that switches onto it at step 4")."""
+    """R-21 ("also covers a Zombie that switches onto it at step 4").
+
+    PT "Fase 4 — Demônio".
+    """
     res = play({"Ana": "zombie", "Bia": "priest", "Caio": "priest", "Duda": "devil"},
                {"Ana": "Bia", "Duda": {"shows": "priest"}}, zombie_targets={"Ana": "Duda"})
     check(res, Ana=("alive", 0), Bia=("alive", 1), Duda=("alive", 0))
@@ -120,7 +138,10 @@ def test_zombie_kills_angel_and_is_credited() -> None:
 
 
 def test_zombie_switch_is_not_a_withdrawal_for_the_devil() -> None:
-    """R-51 ("Not a withdrawal; it does not change Phase-2 aims (R-24)")."""
+    """R-51 ("Not a withdrawal; it does not change Phase-2 aims (R-24)").
+
+    PT "Fase 4 — Zumbi".
+    """
     res = play({"Ana": "devil", "Bia": "zombie", "Caio": "priest", "Duda": "priest"},
                {"Ana": {"shows": "priest"}, "Bia": "Ana"}, zombie_targets={"Bia": "Caio"})
     check(res, Ana=("alive", 0), Bia=("alive", 1), Caio=("killed", 0))
@@ -128,7 +149,10 @@ def test_zombie_switch_is_not_a_withdrawal_for_the_devil() -> None:
 
 def test_zombies_live_choice_sees_the_night_through_step_3() -> None:
     """R-113 ("The Zombie's choice is asked live after steps 1+…3 are narrated"), R-51:
-    ``resolve(night, through="3")`` gives the state the Zombie is told about."""
+    ``resolve(night, through="3")`` gives the state the Zombie is told about.
+
+    PT "Fase 4 — Zumbi".
+    """
     from darkcity import read_round, resolve
 
     doc = rnd({"Ana": "zombie", "Bia": "werewolf", "Caio": "vampire", "Duda": "priest"},
