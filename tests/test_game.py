@@ -385,7 +385,7 @@ def test_withdrawals_offered_follow_r63() -> None:
             ws = {d.withdrawal for d in g.legal(p) if isinstance(d, WithdrawalChoice)}
             assert False in ws
             assert ((0,) in ws) == (g.cards[p].role is Role.HUNTER)
-            # the validator is the judge (it considers the first Creature by seat)
+            # the validator is the judge (held by any Creature it is not immune to)
             accepted = {w for w in (True, (0,), (1,))
                         if g.can(WithdrawalChoice(p, w))}
             assert accepted == ws - {False}

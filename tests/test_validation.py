@@ -478,3 +478,30 @@ def test_valid_variants_are_accepted(make: Callable[[], Doc],
     mutate(doc)
     result = adjudicate(doc)
     assert set(result["players"]) == set(doc["players"])
+
+
+def test_a_player_held_by_either_of_two_creatures_cannot_withdraw() -> None:
+    """R-63, R-62, K-1: both Creatures propose to the Reporter, who aims his camera at one
+    of them: immune to that one's proposal, he is still held by the other."""
+    from darkcity import RoundError, adjudicate
+
+    doc = {
+        "players": ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred"],
+        "cards": {"Ana": {"role": "creature", "gender": "feminine"},
+                  "Bia": {"role": "reporter"},
+                  "Caio": {"role": "creature", "gender": "masculine"},
+                  "Duda": {"role": "vampire"}, "Enzo": {"role": "werewolf"},
+                  "Fred": {"role": "hunter"}},
+        "gestures": {"Ana": {"targets": ["Bia"], "seeks": "masculine"},
+                     "Bia": {"targets": ["Ana", "Duda"]},
+                     "Caio": {"targets": ["Bia"], "seeks": "masculine"},
+                     "Duda": {"targets": ["Enzo"]}, "Enzo": {"targets": ["Duda"]},
+                     "Fred": {"targets": ["Duda", "Enzo"]}},
+        "withdrawals": {"Bia": True},
+    }
+    with pytest.raises(RoundError) as err:
+        adjudicate(doc)
+    assert err.value.field == "withdrawals.Bia"
+    assert "Caio" in str(err.value)
+    doc["gestures"]["Bia"]["targets"] = ["Ana", "Caio"]  # immune to both: free to flee
+    assert adjudicate(doc)["players"]["Bia"]["fate"] == "withdrawn"

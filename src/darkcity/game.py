@@ -54,9 +54,9 @@ from darkcity.night import (
     NightResult,
     RoundError,
     Withdrawal,
+    held_by,
     neighbours,
     possible_cast,
-    proposal_immune,
     resolve,
 )
 from darkcity.validation import validate
@@ -713,19 +713,21 @@ class Game:
         self._point(Phase.WITHDRAWAL, [q for q in self.players if q != self.death])
 
     def _held_by(self) -> dict[str, str]:
-        """Creature targets -> the first Creature (seat order) proposing to them."""
+        """Players held by a Creature's proposal (R-63) -> that Creature."""
+        night = self._night()
         held: dict[str, str] = {}
         for q in self.players:
             if self.cards[q].role is _CREATURE:
                 g = self._gestures.get(q)
-                if g is not None and g.targets:
-                    held.setdefault(g.targets[0], q)
+                if g is not None and g.targets and g.targets[0] not in held:
+                    creature = held_by(night, g.targets[0])
+                    if creature is not None:
+                        held[g.targets[0]] = creature
         return held
 
     def _legal_withdrawals(self, p: str) -> list[Withdrawal]:
         out: list[Withdrawal] = [False]
-        creature = self._held.get(p)
-        if creature is None or proposal_immune(self._night(), p, creature):  # R-63, K-1
+        if p not in self._held:  # R-63, K-1
             out.append(True)
         if self.cards[p].role is _HUNTER:
             out += [(0,), (1,)]

@@ -50,6 +50,7 @@ __all__ = [
     "Withdrawal",
     "aims",
     "default_journal_roles",
+    "held_by",
     "neighbours",
     "possible_cast",
     "proposal_immune",
@@ -299,6 +300,22 @@ def proposal_immune(night: Night, target: str, creature: str) -> bool:
         return g is not None and g.kind is Role.CREATURE
     return False
 
+
+
+def held_by(night: Night, player: str) -> str | None:
+    """The Creature whose proposal holds ``player`` in the confrontation, if any.
+
+    The target of a Creature may not withdraw altogether (R-63) unless immune
+    to that proposal (R-62, K-1). When both Creatures propose to one player,
+    either one the player is not immune to holds them.
+    """
+    for q in night.players:
+        if night.cards[q].role is Role.CREATURE:
+            g = night.gestures.get(q)
+            if (g is not None and g.targets and g.targets[0] == player
+                    and not proposal_immune(night, player, q)):
+                return q
+    return None
 
 
 # ---------------------------------------------------------------------------

@@ -14,9 +14,9 @@ from darkcity.i18n import Message, msg, msgn
 from darkcity.night import (
     Night,
     RoundError,
+    held_by,
     neighbours,
     possible_cast,
-    proposal_immune,
 )
 from darkcity.terms import EDITION_NAMES, GENDER_NAMES, role_term
 
@@ -278,12 +278,6 @@ def _validate_gestures(night: Night, cast: frozenset[Role]) -> None:
 
 def _validate_withdrawals(night: Night) -> None:
     cards = night.cards
-    held: dict[str, str] = {}
-    for p in night.players:
-        if cards[p].role is Role.CREATURE:
-            g = night.gestures.get(p)
-            if g is not None and g.targets:
-                held.setdefault(g.targets[0], p)
     for p, w in night.withdrawals.items():
         where = f"withdrawals.{p}"
         if p not in cards:
@@ -304,9 +298,9 @@ def _validate_withdrawals(night: Night) -> None:
             if len(set(w)) != len(w):
                 raise _err(where, msg("an attack is withdrawn twice"), p)
             full = len(w) == 2
-        if full and p in held:
-            creature = held[p]
-            if not proposal_immune(night, p, creature):
+        if full:
+            creature = held_by(night, p)
+            if creature is not None:
                 raise _err(where, msg("{player} is held by the Creature ({creature}) and "
                                       "cannot withdraw altogether", player=p,
                                       creature=creature), p)
