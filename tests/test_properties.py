@@ -21,7 +21,7 @@ from benchmarks.nightgen import random_round
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from darkcity import adjudicate, read_round, resolve, validate, write_round
+from darkcity import RoundError, adjudicate, read_round, resolve, validate, write_round
 from darkcity.journal import conditions_met
 
 from .strategies import rounds
@@ -209,3 +209,45 @@ def test_generator_covers_every_cast_configuration() -> None:
             | {"hunter-doubled", "hunter-partial", "withdrawal", "two-creatures",
                "zombie-switch-field", "journal_roles", "journals"})
     assert want <= seen, sorted(want - seen)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 9) | st.floats(allow_nan=False)
+    | st.sampled_from(["", "Ana", "Bia", "vampire", "hunter", "creature", "death", "feminine",
+                       "advanced", "true", "0", "1+"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["role", "targets", "shows", "kind", "seeks", "names", "Ana", "x"]),
+        inner, max_size=3),
+    max_leaves=6)
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rounds(), st.data())
+def test_broken_documents_are_refused_cleanly(doc: dict[str, Any], data: st.DataObject) -> None:
+    """Issue #2 "Clear errors": whatever breaks the spec raises RoundError with one line,
+    never another exception (no traceback at the CLI)."""
+    paths = _paths(doc)[1:]
+    path = data.draw(st.sampled_from(paths))
+    parent: Any = doc
+    for k in path[:-1]:
+        parent = parent[k]
+    if isinstance(parent, dict) and data.draw(st.booleans()):
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = data.draw(_JSON)
+    try:
+        adjudicate(doc)
+    except RoundError as e:
+        assert "\n" not in str(e)
+        assert str(e)
