@@ -1,8 +1,10 @@
 """Who decides for a seat that no person fills: a bot of a named level.
 
-The bot registry (``darkcity.bots``) is being built; until it lands every
-level decides with a uniformly random legal choice. :func:`bot_decision` is
-the one place to swap in the registry.
+The levels are :mod:`darkcity.bots`' registry (``random``, ``heuristic``,
+``strong``). A room keeps one bot per seat and level for a whole game (a bot
+may remember what it saw); after a restart, fresh bots carry on from the views.
+A bot decides from an :class:`~darkcity.bots.Observation` (its player's view and
+legal decisions), never from the game itself.
 """
 
 from __future__ import annotations
@@ -10,17 +12,23 @@ from __future__ import annotations
 import random
 from typing import Final
 
+from darkcity.bots import Bot, Observation, bot_names, make_bot
 from darkcity.game import Decision, Game
-from darkcity.i18n import _
 
-__all__ = ["LEVELS", "LEVEL_NAMES", "bot_decision"]
+__all__ = ["LEVELS", "bot_decision", "new_bot"]
 
 #: The levels a host may choose, weakest first.
-LEVELS: Final = ("random", "heuristic", "strong")
-LEVEL_NAMES: Final = {"random": _("random"), "heuristic": _("heuristic"), "strong": _("strong")}
+LEVELS: Final = bot_names()
 
 
-def bot_decision(game: Game, player: str, level: str, rng: random.Random) -> Decision:
-    """The decision a bot of ``level`` takes for ``player`` now (one of ``game.legal``)."""
-    choices = game.legal(player)
-    return choices[rng.randrange(len(choices))]
+def new_bot(level: str, rng: random.Random) -> Bot:
+    """A bot of ``level`` with its own stream of chance."""
+    return make_bot(level, rng)
+
+
+def bot_decision(bot: Bot, game: Game, player: str) -> Decision:
+    """The decision ``bot`` takes for ``player`` now (one of ``game.legal(player)``)."""
+    d = bot.step(Observation(game, player))
+    if d not in game.legal(player):  # a bot's mistake never blocks the table
+        return game.legal(player)[0]
+    return d

@@ -23,12 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from darkcity.bots import Bot
 from darkcity.deck import Deck, DeckError, parse_card, preset, presets_for
 from darkcity.game import Game, IllegalDecision, Phase, Settings, bot_rng
 from darkcity.i18n import Message, Translator, msg, translator
 from darkcity.narration import render
 from darkcity.record import write_record
-from darkcity.server.bots import LEVELS, bot_decision
+from darkcity.server.bots import LEVELS, bot_decision, new_bot
 from darkcity.server.config import ServerConfig
 from darkcity.server.storage import Storage
 from darkcity.views import decision_from_dict, decision_to_dict, view
@@ -168,6 +169,7 @@ class Room:
     away: dict[int, float] = field(default_factory=dict)  # member -> gone since
     conns: set[Conn] = field(default_factory=set)
     notices: list[dict[str, Any]] = field(default_factory=list)
+    robots: dict[tuple[str, str], Bot] = field(default_factory=dict)
     next_member: int = 1
     clock: Callable[[], float] = time.time
 
@@ -497,8 +499,11 @@ class Room:
     def _bot(self, player: str, level: str, source: str) -> None:
         game = self.game
         assert game is not None
-        rng = bot_rng(self.seed or "", f"{player}:{self.seq}")
-        self._commit(bot_decision(game, player, level, rng), source)
+        bot = self.robots.get((player, level))
+        if bot is None:
+            bot = self.robots[(player, level)] = new_bot(
+                level, bot_rng(self.seed or "", f"{player}:{level}:{self.seq}"))
+        self._commit(bot_decision(bot, game, player), source)
 
     def notice(self, message: Message) -> None:
         """A public line for the whole table (timeouts, bots taking over)."""
