@@ -49,9 +49,10 @@ def victory(journals: Sequence[Mapping[Role, int]]) -> tuple[int, ...]:
     best: tuple[int, int] | None = None
     winners: list[int] = []
     for seat, j in enumerate(journals):
-        if not j or not conditions_met(j):
+        xp = sum(j.values()) if j else 0
+        if xp < 4 or not conditions_met(j):  # every condition needs 4 XP or more
             continue
-        rank = (total(j), sum(1 for x in j.values() if x > 0))
+        rank = (xp, sum(1 for x in j.values() if x > 0))
         if best is None or rank > best:
             best, winners = rank, [seat]
         elif rank == best:
