@@ -162,3 +162,24 @@ def test_scenario_file_adjudicates(scenarios_dir: Path) -> None:
     p = run(str(f))
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout) == adjudicate(json.loads(f.read_text(encoding="utf-8")))
+
+
+MALFORMED: list[Any] = [
+    pytest.param(b'{"players": ["Ana"', id="truncated"),
+    pytest.param(b"players: Ana, Bia", id="not-json"),
+    pytest.param(b"\x00", id="nul-byte"),
+    pytest.param(b"[" * 100_000 + b"]" * 100_000, id="deep-nesting", marks=pytest.mark.xfail(
+        strict=True, reason="CLI bug: deeply nested JSON escapes as a RecursionError "
+        "traceback (cli._documents calls json.loads without catching RecursionError)")),
+    pytest.param(b'{"players": ["\xff\xfe"]}', id="not-utf8"),
+    pytest.param(b"42", id="number"),
+    pytest.param(b'{"players": []}\n{"players": \n', id="lines-second-broken"),
+]
+
+
+@pytest.mark.parametrize("data", MALFORMED)
+def test_malformed_input_is_refused_without_traceback(tmp_path: Path, data: bytes) -> None:
+    """Issue #2: bad JSON is refused with one line, exit 2, nothing on stdout."""
+    f = tmp_path / "round.json"
+    f.write_bytes(data)
+    assert_refused(run(str(f)))
