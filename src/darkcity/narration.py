@@ -77,6 +77,8 @@ MESSAGES: Final[dict[str, str]] = {
                           "there."),
     "proposal-ignored": _("{target_role:The} ({target}) ignores the proposal of the Creature "
                           "({actor})."),
+    "proposal": _("The Creature ({actor}) proposes to {target}, who reveals "
+                  "{target_role:the}."),
     "marry": _("The Creature ({actor}) marries {target_role:the} ({target})."),
     "proposal-wrong-gender": _("The Creature ({actor}) sought a {seeks} spouse; "
                                "{target_role:the} ({target}) is not: no wedding."),

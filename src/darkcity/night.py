@@ -703,11 +703,11 @@ def _step_creature(t: _Table) -> None:
         if _PROPOSAL_IMMUNE[t.role[x]] or t.immune(c, x) is not None:
             t.events.append(Event("8", "proposal-ignored", c, x))
             continue
+        # The target reveals the card (R-114); the wedding is announced after the
+        # photos (R-117), but it is decided here, at the end of the initiative order.
+        t.events.append(Event("8", "proposal", c, x))
         if cards[players[x]].identity is t.seeks[c]:
             t.married[c] = x
-            t.events.append(Event("8", "marry", c, x))
-        else:
-            t.events.append(Event("8", "proposal-wrong-gender", c, x))
 
 
 # ---------------------------------------------------------------------------
@@ -855,7 +855,7 @@ _STEPS: Final = (
 
 
 def _end_of_night(t: _Table) -> None:
-    """Photos, then the Mummy and Demoniac outcomes, then Death's name (R-117)."""
+    """Photos, marriages, the Mummy and Demoniac outcomes, Death's name (R-117)."""
     ev = t.events
     role, removed, withdrawn = t.role, t.removed, t.withdrawn
     for i, r in enumerate(role):
@@ -863,6 +863,13 @@ def _end_of_night(t: _Table) -> None:
             for x in t.targets[i]:
                 ev.append(Event("end", "photo" if _photo_counts(t, x) else "photo-worthless",
                                 i, x))
+    for i, r in enumerate(role):
+        if r is _CREATURE and removed[i] is None and not withdrawn[i]:
+            x = t.targets[i][0]
+            if t.married[i] >= 0:
+                ev.append(Event("end", "marry", i, x))
+            elif any(e.key == "proposal" and e.actor == i for e in ev):
+                ev.append(Event("end", "proposal-wrong-gender", i, x))
     for i, r in enumerate(role):
         if r is _MUMMY:
             if removed[i] is None and not withdrawn[i]:
