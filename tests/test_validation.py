@@ -505,3 +505,26 @@ def test_a_player_held_by_either_of_two_creatures_cannot_withdraw() -> None:
     assert "Caio" in str(err.value)
     doc["gestures"]["Bia"]["targets"] = ["Ana", "Caio"]  # immune to both: free to flee
     assert adjudicate(doc)["players"]["Bia"]["fate"] == "withdrawn"
+
+
+def _two_suitors(photo: list[str]) -> Doc:
+    return {
+        "players": ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred"],
+        "cards": {"Ana": {"role": "creature", "gender": "feminine"}, "Bia": {"role": "reporter"},
+                  "Caio": {"role": "creature", "gender": "masculine"},
+                  "Duda": {"role": "priest"}, "Enzo": {"role": "priest"},
+                  "Fred": {"role": "mummy"}},
+        "gestures": {"Ana": {"targets": ["Bia"], "seeks": "masculine"},
+                     "Caio": {"targets": ["Bia"], "seeks": "masculine"},
+                     "Bia": {"targets": photo}},
+        "withdrawals": {"Bia": True},
+    }
+
+
+def test_player_held_by_two_creatures_needs_immunity_to_both() -> None:
+    """R-63 (a non-immune target may not withdraw), R-62/K-1 (a Reporter aiming at that
+    Creature is immune to it), docs D-13: the Reporter photographs only one suitor."""
+    with pytest.raises(RoundError) as e:
+        read_round(_two_suitors(["Ana", "Duda"]))
+    assert (e.value.field, e.value.player) == ("withdrawals.Bia", "Bia")
+    assert adjudicate(_two_suitors(["Ana", "Caio"]))["players"]["Bia"]["fate"] == "withdrawn"
