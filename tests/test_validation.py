@@ -518,6 +518,8 @@ def _two_suitors(photo: list[str]) -> Doc:
                      "Caio": {"targets": ["Bia"], "seeks": "masculine"},
                      "Bia": {"targets": photo}},
         "withdrawals": {"Bia": True},
+        "journal_roles": ["creature", "reporter", "priest", "mummy", "devil", "vampire",
+                          "werewolf", "zombie"],
     }
 
 
