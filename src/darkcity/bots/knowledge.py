@@ -17,6 +17,7 @@ and combat effects from :func:`darkcity.cast.effect` (the engine's tables).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from darkcity.bots.base import Observation, card_of
 from darkcity.cast import CAST, Effect, Gender, Role, effect, parse_role
 from darkcity.game import Phase
 from darkcity.night import Card, Gesture, NightResult, Withdrawal
-from darkcity.views import GestureView
+from darkcity.views import GestureView, NightView
 
 __all__ = [
     "DEVIL_PRIOR",
@@ -38,7 +39,9 @@ __all__ = [
     "gain",
     "monster_chance",
     "night_value",
+    "potential",
     "read_facts",
+    "withdrawal_propensity",
     "world_gesture",
 ]
 
@@ -256,14 +259,27 @@ def distance(j: Mapping[Role, int]) -> int:
     return min(six, eight, four, pairs)
 
 
+def potential(j: Mapping[Role, int]) -> float:
+    """A smooth distance to victory: the soft minimum of the four conditions'
+    deficits (a journal near two conditions is nearer than one near one)."""
+    rows = sorted((x for x in j.values() if x > 0), reverse=True)
+    total = sum(rows)
+    deficits = sorted(max(0, 2 - x) for x in rows)
+    deficits += [2, 2, 2]
+    ds = (max(0, 6 - len(rows)), max(0, 8 - total), max(0, 4 - (rows[0] if rows else 0)),
+          sum(deficits[:3]))
+    lo = min(ds)
+    return lo - math.log(sum(math.exp(lo - d) for d in ds))
+
+
 def gain(j: Mapping[Role, int], role: Role, xp: int = 1) -> float:
     """What ``xp`` more XP in ``role`` is worth on journal ``j``."""
     if xp <= 0:
         return 0.0
     after = dict(j)
     after[role] = after.get(role, 0) + xp
-    d0, d1 = distance(j), distance(after)
-    return (d0 - d1) + 0.15 * xp + (4.0 if d1 == 0 else 0.0)
+    won = distance(after) == 0
+    return (potential(j) - potential(after)) + 0.1 * xp + (4.0 if won else 0.0)
 
 
 WIN: Final = 10.0
@@ -310,3 +326,35 @@ def effect_value(attacker: Role, target: Mapping[Role, float]) -> float:
 def monster_chance(target: Mapping[Role, float]) -> float:
     """Probability of a monster that is no Devil (a photo, an arrow worth shooting)."""
     return sum(p for r, p in target.items() if CAST[r].monster and r is not Role.DEVIL)
+
+
+_LETHAL: Final = frozenset((Effect.KILL, Effect.KILL_NO_XP, Effect.ABDUCT))
+_ATTACKERS: Final = frozenset((Role.ANGEL, Role.VAMPIRE, Role.WEREWOLF, Role.ZOMBIE,
+                               Role.HUNTER, Role.ALIEN))
+
+
+def withdrawal_propensity(history: Sequence[NightView], me: str, *, prior: float = 0.15,
+                          weight: float = 6.0) -> float:
+    """How often the other players withdrew when a shown attacker aimed at them
+    with a lethal attack (public: every finished night is shown in full);
+    a Beta prior of mean ``prior`` and strength ``weight``."""
+    threatened = withdrew = 0
+    for nv in history:
+        roles = {p: _role(c.role) for p, c in nv.cards}
+        shows = {p: g for p, g in nv.gestures}
+        out = {p for p, w in nv.withdrawals if w is True}
+        for p, r in roles.items():
+            if p == me or r in (Role.DEATH, Role.DEVIL, Role.DEMONIAC):
+                continue
+            for q, g in shows.items():
+                if q == p:
+                    continue
+                sq = _role(g.shows)
+                if sq not in _ATTACKERS:
+                    continue
+                aimed = p in g.targets or (sq is Role.ALIEN and g.kind == r.key)
+                if aimed and effect(sq, r) in _LETHAL:
+                    threatened += 1
+                    withdrew += p in out
+                    break
+    return (withdrew + prior * weight) / (threatened + weight)

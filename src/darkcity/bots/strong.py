@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any, Final
 
@@ -36,8 +36,14 @@ from darkcity.bots.heuristic import (
     gesture_scores,
     own_gesture,
 )
-from darkcity.bots.knowledge import Beliefs, Facts, night_value, read_facts
-from darkcity.bots.world import World
+from darkcity.bots.knowledge import (
+    Beliefs,
+    Facts,
+    night_value,
+    read_facts,
+    withdrawal_propensity,
+)
+from darkcity.bots.world import World, all_gestures
 from darkcity.cast import Role, parse_role
 from darkcity.game import (
     Decision,
@@ -66,9 +72,10 @@ class StrongParams:
     max_candidates: int = 16  # gestures kept after a quick pre-score
     min_worlds: int = 6
     max_worlds: int = 40
-    withdraw_rate: float = 0.5  # the opponent model: a threatened player withdraws
+    withdraw_rate: float = 0.15  # the opponent model's prior: a threatened player withdraws
     withdraw_margin: float = 0.2  # a full withdrawal must pay by this much
     deny: float = 0.6  # weight of the opponents' progress
+    draft_worlds: int = 160  # resolutions for a draft pick (0: by the rates alone)
 
     def rates_for(self, players: int) -> Mapping[Role, float]:
         return self.rates.get(players) or self.rates.get(6) or DEFAULT_RATES
@@ -80,7 +87,7 @@ class StrongParams:
             "budget": self.budget, "max_candidates": self.max_candidates,
             "min_worlds": self.min_worlds, "max_worlds": self.max_worlds,
             "withdraw_rate": self.withdraw_rate, "withdraw_margin": self.withdraw_margin,
-            "deny": self.deny,
+            "deny": self.deny, "draft_worlds": self.draft_worlds,
         }
 
     @classmethod
@@ -94,7 +101,8 @@ class StrongParams:
                     row[r] = float(x)
             rates[int(n)] = row
         kw = {k: doc[k] for k in ("budget", "max_candidates", "min_worlds", "max_worlds",
-                                   "withdraw_rate", "withdraw_margin", "deny") if k in doc}
+                                   "withdraw_rate", "withdraw_margin", "deny", "draft_worlds")
+              if k in doc}
         return cls(rates=rates, **kw)
 
 
@@ -145,6 +153,8 @@ class StrongBot(Bot):
     def __init__(self, rng: random.Random, params: StrongParams | None = None) -> None:
         super().__init__(rng)
         self.params = params if params is not None else load_params()
+        self._rate = self.params.withdraw_rate
+        self._rate_night = -1
 
     def step(self, obs: Observation) -> Decision:
         legal = obs.legal
@@ -152,14 +162,78 @@ class StrongBot(Bot):
             return legal[0]
         f = read_facts(obs)
         first = legal[0]
+        rates = self.params.rates_for(len(f.players))
+        if isinstance(first, DraftPick | FaceDownPick) and self.params.draft_worlds:
+            return self._draft(f, legal, rates)
         if isinstance(first, FreeXp | DraftPick | FaceDownPick | TakeDeath | LookAtHand):
-            return draft_choice(f, legal, self.params.rates_for(len(f.players)), self.rng)
+            return draft_choice(f, legal, rates, self.rng)
         beliefs = Beliefs(f)
+        night = obs.view.night
+        if self._rate_night != night:  # learnt from the finished nights, once a night
+            self._rate = withdrawal_propensity(obs.view.history, f.me,
+                                               prior=self.params.withdraw_rate)
+            self._rate_night = night
         if isinstance(first, GestureChoice):
             return self._gesture(f, beliefs, [d for d in legal if isinstance(d, GestureChoice)])
         return self._late(f, beliefs, legal)
 
     # -- helpers ------------------------------------------------------------
+
+    def _draft(self, f: Facts, legal: Sequence[Decision], rates: Mapping[Role, float]
+               ) -> Decision:
+        """Each card of the hand tried on sampled deals: its holder's best gesture
+        by the heuristic's reading of the draft, the night resolved, valued."""
+        cards: list[Card] = []
+        for d in legal:
+            if isinstance(d, DraftPick) and d.card not in cards:
+                cards.append(d.card)
+        me = f.players.index(f.me)
+        k = max(4, self.params.draft_worlds // max(1, len(cards)))
+        base = self.rng.getrandbits(32)
+        values: dict[Card, float] = {}
+        for c in cards:
+            fc = replace(f, card=c)
+            bc = Beliefs(fc)
+            values[c] = self._try_card(fc, bc, k, base, me)
+        best: Decision = legal[0]
+        best_v = -1e9
+        unseen_avg = 0.0
+        if any(isinstance(d, FaceDownPick) for d in legal):
+            # a face-down card: one of the cards this player never saw
+            unseen = [c for c in f.deck if c.role is not Role.DEATH and c not in f.received]
+            tries = unseen if len(unseen) <= 6 else self.rng.sample(unseen, 6)
+            unseen_avg = sum(self._try_card(replace(f, card=c), Beliefs(replace(f, card=c)),
+                                            max(2, k // 3), base, me) for c in tries) / len(tries)
+        for d in legal:
+            v = values[d.card] if isinstance(d, DraftPick) else unseen_avg
+            v += self.rng.random() * 1e-6
+            if v > best_v:
+                best, best_v = d, v
+        return best
+
+    def _try_card(self, fc: Facts, bc: Beliefs, k: int, base: int, me: int) -> float:
+        assert fc.card is not None
+        total = 0.0
+        own: Gesture | None = None
+        for i in range(k):
+            rng = random.Random(base + i)
+            cards = bc.sample(rng)
+            cast = possible_cast(Night(fc.players, cards, journal_roles=fc.sheet))
+            if own is None:
+                options = all_gestures(fc.me, fc.card, fc.players, cards, cast)
+                if len(options) == 1:
+                    own = options[0]
+                else:
+                    choices = [GestureChoice(fc.me, g) for g in options]
+                    scores = gesture_scores(fc, bc, choices)
+                    own = options[max(range(len(options)), key=lambda j: scores[j])]
+            w = World(fc, cards, own, cast, rng)
+            coins = {p: rng.random() for p in fc.players}
+            ws = self._withdrawals(w, coins, own, None)
+            before = [w.journals[q] for q in fc.players]
+            total += night_value(me, w.resolve(gesture=own, withdrawals=ws), before,
+                                 self.params.deny)
+        return total / k
 
     def _worlds(self, f: Facts, beliefs: Beliefs, k: int, own: Gesture | None
                 ) -> list[tuple[World, dict[str, float]]]:
@@ -179,8 +253,7 @@ class StrongBot(Bot):
                      known: Mapping[str, Withdrawal] | None) -> dict[str, Withdrawal]:
         if known is not None:
             return dict(known)
-        rate = self.params.withdraw_rate
-        return w.model_withdrawals(coins, skip=w.facts.me, gesture=gesture, rate=rate)
+        return w.model_withdrawals(coins, skip=w.facts.me, gesture=gesture, rate=self._rate)
 
     def _gesture(self, f: Facts, beliefs: Beliefs, legal: list[GestureChoice]) -> Decision:
         p = self.params
@@ -200,8 +273,13 @@ class StrongBot(Bot):
                 res = w.resolve(gesture=d.gesture, withdrawals=ws)
                 row.append(night_value(me, res, before, p.deny))
             rows.append(row)
-        sigma = regret_matching(rows)
-        return cands[_sample(sigma, self.rng)]
+        if f.role is Role.DEVIL:
+            # bluffs are mixed: regret matching over the disguises
+            sigma = regret_matching(rows)
+            return cands[_sample(sigma, self.rng)]
+        totals = [sum(col) for col in zip(*rows, strict=True)]
+        best = max(range(len(cands)), key=lambda i: totals[i] + self.rng.random() * 1e-6)
+        return cands[best]
 
     def _late(self, f: Facts, beliefs: Beliefs, legal: Sequence[Decision]) -> Decision:
         p = self.params
