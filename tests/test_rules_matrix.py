@@ -88,14 +88,15 @@ def _cell_night(a: str, t: str) -> dict[str, Any]:
             gestures[s] = {"shows": "priest"}
 
     # Tgt's own gesture: at the Mummy F1 (its left neighbour), never at Atk.
-    tg: dict[str, Any] | None = {
+    own: dict[str, dict[str, Any]] = {
         "vampire": {"targets": ["F1"]}, "werewolf": {"targets": ["F1"]},
         "zombie": {"targets": ["F1"]}, "angel": {"targets": ["F1"]},
         "hunter": {"targets": ["F1", "F2"]}, "reporter": {"targets": ["F1", "F2"]},
         "alien": {"kind": "mummy"}, "voodooist": {"kind": "mummy"},
         "creature": {"targets": ["F1"], "seeks": "masculine"},
         "devil": {"shows": "priest"},
-    }.get(t)
+    }
+    tg = own.get(t)
     if tg is not None:
         gestures["Tgt"] = tg
     if t == "hunter" and a != "devil":

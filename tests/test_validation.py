@@ -413,7 +413,8 @@ def test_adjudicate_refuses_what_read_round_refuses() -> None:
 
 def test_document_must_be_an_object() -> None:
     """Spec: a round document is a JSON object."""
-    for bad in ([], "round", 3, None):
+    bads: tuple[object, ...] = ([], "round", 3, None)
+    for bad in bads:
         with pytest.raises(RoundError) as e:
             read_round(bad)
         assert e.value.player is None
@@ -485,7 +486,7 @@ def test_a_player_held_by_either_of_two_creatures_cannot_withdraw() -> None:
     of them: immune to that one's proposal, he is still held by the other."""
     from darkcity import RoundError, adjudicate
 
-    doc = {
+    doc: Doc = {
         "players": ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred"],
         "cards": {"Ana": {"role": "creature", "gender": "feminine"},
                   "Bia": {"role": "reporter"},
