@@ -388,8 +388,6 @@ def test_attack_index_list_is_for_hunters_only_even_when_empty() -> None:
     assert e.value.field == "withdrawals.Ana"
 
 
-@pytest.mark.xfail(strict=True, reason="validation gap: a non-Devil's `shows` naming its own "
-                   "card's role is refused, though the spec only forbids *another* role")
 def test_shows_naming_the_players_own_role_is_accepted() -> None:
     """Spec ``gestures.shows``: "the role whose gesture the player makes; defaults to the
     card's role. Only a Devil may show another role"; R-08 (shown = real role for all but

@@ -169,6 +169,8 @@ def _documents(text: str) -> tuple[bool, list[tuple[int, Any]]]:
         raise RoundError("", msg("empty input: expected a darkcity-round/1 document"))
     try:
         return False, [(1, json.loads(stripped))]
+    except RecursionError:
+        raise RoundError("", msg("bad JSON: nested too deeply")) from None
     except json.JSONDecodeError as whole:
         lines = [(i, line) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
         if len(lines) < 2:

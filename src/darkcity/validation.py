@@ -159,7 +159,7 @@ def _validate_gestures(night: Night, cast: frozenset[Role]) -> None:
         g = night.gestures.get(p)
         where = f"gestures.{p}"
         shown = card.role
-        if g is not None and g.shows is not None:
+        if g is not None and g.shows is not None and g.shows is not card.role:
             if card.role is not Role.DEVIL:
                 raise _err(f"{where}.shows", msg("only a Devil may show another role; "
                                                  "{player} is {role:the}", player=p,
