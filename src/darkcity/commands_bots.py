@@ -89,16 +89,17 @@ def simulate(
         files = write_report(summary, Path(out))
     except OSError as e:
         raise fail(t, msg("--out: {error}", error=e.strerror or str(e))) from None
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 120)
     table = Table(t(_("Bot")), t(_("Seats")), t(_("Win share")), t(_("95% CI")),
                   t(_("x fair share")), t(_("95% CI (x fair)")), t(_("XP/game")),
                   t(_("Goal rate")),
                   title=t.render(msg("{games} games, {deals} deals, {rate} games/s",
                                      games=summary.games, deals=summary.deals,
                                      rate=f"{summary.games / elapsed:.0f}")))
+    table.columns[0].no_wrap = True
     for b in summary.bots:
-        table.add_row(b.bot, str(b.seats), f"{b.share:.4f}", f"[{b.ci[0]:.4f}, {b.ci[1]:.4f}]",
-                      f"{b.ratio:.2f}", f"[{b.ratio_ci[0]:.2f}, {b.ratio_ci[1]:.2f}]",
+        table.add_row(b.bot, str(b.seats), f"{b.share:.4f}", f"{b.ci[0]:.4f}-{b.ci[1]:.4f}",
+                      f"{b.ratio:.2f}", f"{b.ratio_ci[0]:.2f}-{b.ratio_ci[1]:.2f}",
                       f"{b.xp_per_game:.2f}", f"{b.goal_rate:.3f}")
     console.print(table)
     lines = [
