@@ -34,14 +34,14 @@ def _masked(obs: dict[str, Any], rng: random.Random) -> dict[str, int]:
 
 def _episode(seed: int, steps: int = 400) -> list[Any]:
     env = DarkCityParallelEnv(6, "basic", reward="xp")
-    obs, infos = env.reset(seed=seed)
+    obs, _ = env.reset(seed=seed)
     rng = random.Random(seed)
     trace: list[Any] = []
     for _ in range(steps):
         if not env.agents:
-            obs, infos = env.reset()
+            obs, _ = env.reset()
         actions = _masked(obs, rng)
-        obs, rew, term, trunc, infos = env.step(actions)
+        obs, rew, term, trunc, _ = env.step(actions)
         trace.append((sorted(actions.items()),
                       {p: o["observation"].tobytes() for p, o in obs.items()},
                       sorted(rew.items()), sorted(term.items()), sorted(trunc.items())))
@@ -71,7 +71,7 @@ def test_masks_and_the_no_op() -> None:
                 assert mask[0] == 0 and mask.sum() == len(game.legal(p)) == infos[p]["legal"]
             else:
                 assert mask[0] == 1 and mask.sum() == 1  # only the no-op
-        obs, _, term, _, infos = env.step(_masked(obs, random.Random(0)))
+        obs, _, _, _, infos = env.step(_masked(obs, random.Random(0)))
         if not env.agents:
             break
 
@@ -96,7 +96,7 @@ def test_win_rewards_sum_to_one() -> None:
     rng = random.Random(3)
     total = 0.0
     while env.agents:
-        obs, rew, term, trunc, _ = env.step(_masked(obs, rng))
+        obs, rew, term, _, _ = env.step(_masked(obs, rng))
         total += sum(rew.values())
     assert total == pytest.approx(1.0)
     assert all(term.values())
