@@ -18,11 +18,11 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 
-from darkcity.server.config import ServerConfig  # noqa: E402
-from darkcity.server.protocol import CreateRoom  # noqa: E402
-from darkcity.server.rooms import Conn, Refusal, Room, RoomManager  # noqa: E402
-from darkcity.server.storage import Storage  # noqa: E402
-from darkcity.views import view  # noqa: E402
+from darkcity.server.config import ServerConfig
+from darkcity.server.protocol import CreateRoom
+from darkcity.server.rooms import Conn, Refusal, Room, RoomManager
+from darkcity.server.storage import Storage
+from darkcity.views import view
 
 NAMES = ("Ana", "Bia", "Caio", "Duda")
 

@@ -1,0 +1,175 @@
+"""Issue #6, the HTTP API and the WebSocket protocol: validation, limits, errors, i18n."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient
+
+from darkcity.server import ServerConfig, create_app
+from darkcity.server.text import UI, catalog
+
+from .conftest import ROOT
+
+APP_JS = ROOT / "src" / "darkcity" / "server" / "static" / "app.js"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    cfg = ServerConfig(db_url=f"sqlite:///{tmp_path / 'ws.sqlite3'}", rate_per_s=5,
+                       rate_burst=10, max_message_bytes=2048)
+    with TestClient(create_app(cfg)) as c:
+        yield c
+
+
+@pytest.fixture
+def fast_client(tmp_path: Path) -> Iterator[TestClient]:
+    cfg = ServerConfig(db_url=f"sqlite:///{tmp_path / 'game.sqlite3'}", rate_per_s=1000,
+                       rate_burst=1000)
+    with TestClient(create_app(cfg)) as c:
+        yield c
+
+
+def _room(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/rooms", json={"name": "Ana", "players": 4, **body})
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def _until(ws: Any, kind: str, limit: int = 50) -> dict[str, Any]:
+    for _ in range(limit):
+        m: dict[str, Any] = ws.receive_json()
+        if m["type"] == kind:
+            return m
+    raise AssertionError(f"no {kind} message")
+
+
+def test_http_api(client: TestClient) -> None:
+    meta = client.get("/api/meta").json()
+    assert meta["levels"] == ["random", "heuristic", "strong"]
+    assert "basic" in [p["name"] for p in meta["presets"]]
+    room = _room(client)
+    assert re.fullmatch(r"[A-Z2-9]{6}", room["code"]) and len(room["token"]) >= 32
+    lobby = client.get(f"/api/rooms/{room['code'].lower()}").json()
+    assert lobby["seats"][0]["name"] == "Ana" and "token" not in json.dumps(lobby)
+    joined = client.post(f"/api/rooms/{room['code']}/join", json={"name": "Bia"})
+    assert joined.status_code == 201
+    again = client.post(f"/api/rooms/{room['code']}/join", json={"name": "Bia"},
+                        headers={"Accept-Language": "pt-BR"})
+    assert again.status_code == 400 and again.json()["code"] == "name-taken"
+    assert again.json()["message"] == "Alguém nesta sala já se chama Bia."
+    assert client.get("/api/rooms/ZZZZZZ").status_code == 404
+    assert client.get(f"/api/rooms/{room['code']}/record").status_code == 409
+    bad = client.post("/api/rooms", json={"name": "Ana", "players": 9})
+    assert bad.status_code == 422 and bad.json()["code"] == "invalid"
+    assert "players" in bad.json()["message"]
+    deck = client.post("/api/rooms", json={"name": "Ana", "players": 4, "deck": "undead-7"})
+    assert deck.status_code == 400 and deck.json()["code"] == "bad-deck"
+    extra = client.post("/api/rooms", json={"name": "Ana", "sneaky": 1})
+    assert extra.status_code == 422
+    big = client.post("/api/rooms", content=b'{"name": "' + b"x" * 5000 + b'"}')
+    assert big.status_code == 400 and big.json()["code"] == "too-big"
+    page = client.get(f"/r/{room['code']}")
+    assert page.status_code == 200 and "app.js" in page.text
+    assert client.get("/static/app.js").status_code == 200
+
+
+def test_every_ui_text_is_in_both_catalogs() -> None:
+    used = set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', APP_JS.read_text(encoding="utf-8")))
+    assert used <= set(UI), sorted(used - set(UI))
+    en, pt = catalog("en"), catalog("pt_BR")
+    assert en["ui"]["Now!"] == "Now!" and pt["ui"]["Now!"] == "Já!"
+    assert pt["roles"]["demoniac"] == "Possuída"
+    untranslated = [k for k, v in pt["ui"].items() if v == k and not k.isdigit()
+                    and k not in ("XP", "{n} XP")]
+    assert not untranslated
+    for group in ("goals", "gestures", "effects", "phases", "fates", "marks", "presets"):
+        assert pt[group].keys() == en[group].keys()
+        assert any(pt[group][k] != en[group][k] for k in en[group])
+    assert "innerHTML" not in APP_JS.read_text(encoding="utf-8")  # names stay text
+
+
+def test_protocol_validation_errors(client: TestClient) -> None:
+    room = _room(client)
+    with client.websocket_connect(f"/ws/{room['code']}?lang=pt") as ws:
+        ws.send_text(json.dumps({"type": "ping", "t": 1}))
+        e = _until(ws, "error")
+        assert e["code"] == "hello-first" and e["message"] == "Apresente-se primeiro."
+        ws.send_text("not json")
+        assert _until(ws, "error")["code"] == "invalid"
+        ws.send_text(json.dumps({"type": "hello", "token": "forged", "lang": "en"}))
+        e = _until(ws, "error")
+        assert e["code"] == "bad-token"
+        welcome = _until(ws, "welcome")
+        assert welcome["member"] is None  # a spectator
+        ws.send_text(json.dumps({"type": "hello"}))
+        assert _until(ws, "error")["code"] == "hello-twice"
+        ws.send_text(json.dumps({"type": "launch-missiles"}))
+        e = _until(ws, "error")
+        assert e["code"] == "invalid" and e["msgid"].startswith("Invalid message")
+        ws.send_text(json.dumps({"type": "sit", "seat": 99}))
+        assert "seat" in _until(ws, "error")["message"]
+        ws.send_text(json.dumps({"type": "start", "extra": True}))
+        assert _until(ws, "error")["code"] == "invalid"
+        ws.send_text(json.dumps({"type": "start"}))
+        assert _until(ws, "error")["code"] == "not-host"
+        ws.send_text("x" * 3000)
+        assert _until(ws, "error")["code"] == "too-big"
+        ws.send_bytes(b"\x00\x01")
+        assert _until(ws, "error")["code"] == "binary"
+        ws.send_text(json.dumps({"type": "decide", "at": 1, "decision": {}}))
+        assert _until(ws, "error")["code"] == "not-playing"
+        for _ in range(30):
+            ws.send_text(json.dumps({"type": "ping", "t": 0}))
+        codes = []
+        for _ in range(60):
+            m = ws.receive_json()
+            if m["type"] == "error":
+                codes.append(m["code"])
+                break
+        assert "rate-limited" in codes
+
+
+def test_a_short_game_over_the_socket_with_acks(fast_client: TestClient) -> None:
+    client = fast_client
+    room = _room(client, decide_s=30, beat_s=0, bot_delay_s=0)
+    code, token = room["code"], room["token"]
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        assert _until(ws, "welcome")["member"] == 1
+        for seat in (1, 2, 3):
+            ws.send_text(json.dumps({"type": "add-bot", "seat": seat, "level": "random"}))
+        ws.send_text(json.dumps({"type": "start"}))
+        decided = 0
+        seen_over = False
+        for _ in range(20000):
+            m = ws.receive_json()
+            assert m["type"] != "error" or m["code"] in ("counting", "late", "stale"), m
+            if m["type"] != "state":
+                continue
+            v = m["view"]
+            assert v["viewer"] == "Ana"
+            if v["phase"] == "over":
+                seen_over = True
+                break
+            if v["choices"]:
+                c = dict(v["choices"][0])
+                c.pop("player")
+                ws.send_text(json.dumps({"type": "decide", "at": v["decision_id"],
+                                         "decision": c, "ref": f"r{decided}"}))
+                ack = _until(ws, "ack")
+                assert ack["ref"] == f"r{decided}" and ack["at"] == v["decision_id"]
+                decided += 1
+        assert seen_over and decided > 3
+        record = client.get(f"/api/rooms/{code}/record")
+        assert record.status_code == 200 and record.json()["format"] == "darkcity-game/1"
