@@ -157,12 +157,13 @@ def _read_text(t: Translator, source: str) -> str:
 
 
 def _documents(text: str) -> tuple[bool, list[tuple[int, Any]]]:
-    """(is JSON Lines, [(line number, parsed document)]).
+    """(is JSON Lines, [(line number, document)]).
 
-    A text that parses as one JSON value is one document; otherwise each
-    non-empty line is a document (JSON Lines) when the first one parses alone.
+    A text that parses as one JSON value is one document, parsed; otherwise
+    each non-empty line is a document (JSON Lines, left as text) when the first
+    one parses alone.
     """
-    from darkcity.notation import bad_json, loads
+    from darkcity.notation import bad_json
 
     stripped = text.strip()
     if not stripped:
@@ -179,37 +180,7 @@ def _documents(text: str) -> tuple[bool, list[tuple[int, Any]]]:
             json.loads(lines[0][1])
         except json.JSONDecodeError:
             raise RoundError("", bad_json(whole)) from None
-    docs: list[tuple[int, Any]] = []
-    fast = _fast_loads()
-    for number, line in lines:
-        try:
-            docs.append((number, fast(line)))
-        except ValueError:
-            try:
-                docs.append((number, loads(line)))  # Python's parser words the error
-            except RoundError as e:
-                raise RoundError("", msg("line {line}: {error}", line=number,
-                                         error=e.message)) from None
-    return True, docs
-
-
-def _fast_loads() -> Any:
-    """orjson's parser when installed (the bulk path), else Python's."""
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - orjson is a dependency
-        return json.loads
-    return orjson.loads
-
-
-def _fast_dumps() -> Any:
-    """Compact UTF-8 JSON for one result per line: orjson when installed."""
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - orjson is a dependency
-        return lambda doc: json.dumps(doc, ensure_ascii=False,
-                                      separators=(",", ":")).encode("utf-8")
-    return orjson.dumps
+    return True, lines
 
 
 @app.command(
@@ -229,10 +200,15 @@ def adjudicate(
         bool, typer.Option("--narrate", help=_("Print the Mayor's narration instead of JSON."))
     ] = False,
     lang: LangOption = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", min=1,
+                     help=_("Worker processes for JSON Lines (default: one per core).")),
+    ] = None,
 ) -> None:
     """Adjudicate a night (Phases 4 and 5) and print the darkcity-result/1 document."""
     from darkcity.night import resolve
-    from darkcity.notation import read_round, result_document
+    from darkcity.notation import loads, read_round, result_document
 
     t = translate = reader(lang)
     if example:
@@ -248,23 +224,29 @@ def adjudicate(
         bulk, docs = _documents(text)
     except RoundError as e:
         raise _fail(t, msg("{label}: {error}", label=label, error=_error(e))) from None
-    out: list[bytes] = []
-    dumps = _fast_dumps()
-    for number, doc in docs:
+    if bulk and not narrate:
+        from darkcity.bulk import BulkError, adjudicate_lines
+
         try:
-            result = resolve(read_round(doc))
-        except RoundError as e:
-            if bulk:
-                raise _fail(t, msg("{label}: line {line}: {error}", label=label, line=number,
-                                   error=_error(e))) from None
-            raise _fail(t, msg("{label}: {error}", label=label, error=_error(e))) from None
-        if narrate:
-            out.append(_narration(result, translate).encode("utf-8"))
-        elif bulk:
-            out.append(dumps(result_document(result, translate)))
-        else:
-            out.append(json.dumps(result_document(result, translate), ensure_ascii=False,
-                                  indent=2).encode("utf-8"))
+            out = adjudicate_lines(docs, lang=t.lang, jobs=jobs)
+        except BulkError as e:
+            raise _fail(t, msg("{label}: line {line}: {error}", label=label, line=e.line,
+                               error=_error(e.error))) from None
+    else:
+        out = []
+        for number, doc in docs:
+            try:
+                result = resolve(read_round(loads(doc) if bulk else doc))
+            except RoundError as e:
+                if bulk:
+                    raise _fail(t, msg("{label}: line {line}: {error}", label=label,
+                                       line=number, error=_error(e))) from None
+                raise _fail(t, msg("{label}: {error}", label=label, error=_error(e))) from None
+            if narrate:
+                out.append(_narration(result, translate).encode("utf-8"))
+            else:
+                out.append(json.dumps(result_document(result, translate), ensure_ascii=False,
+                                      indent=2).encode("utf-8"))
     # Nothing is written before every night has been adjudicated (exit 2, empty stdout).
     sys.stdout.flush()
     sys.stdout.buffer.write(b"\n".join(out) + b"\n")
@@ -301,6 +283,7 @@ def _narration(result: Any, translate: Translator) -> str:
 from darkcity import commands_game  # noqa: E402,F401  (registers commands)
 from darkcity import commands_bots  # noqa: E402,F401  (registers commands)
 from darkcity import commands_server  # noqa: E402,F401  (registers serve)
+from darkcity import commands_play  # noqa: E402,F401  (registers commands)
 
 
 def main() -> None:
