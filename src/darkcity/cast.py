@@ -64,7 +64,15 @@ class Role(enum.IntEnum):
 _KEYS: Final = tuple(r.name.lower() for r in Role)
 
 
-class Class(enum.Enum):
+class _FastHash(enum.Enum):
+    """An Enum hashed by identity: members are singletons compared by identity,
+    and Enum's own ``__hash__`` (a Python call) shows up in profiles of the
+    resolver and the validator."""
+
+    __hash__ = object.__hash__
+
+
+class Class(_FastHash):
     """A role's class, printed on the card."""
 
     MONSTER = "monster"
@@ -72,14 +80,14 @@ class Class(enum.Enum):
     NEITHER = "neither"  # Death
 
 
-class Edition(enum.Enum):
+class Edition(_FastHash):
     """Main-cast cards come in a basic and an advanced edition (R-15)."""
 
     BASIC = "basic"
     ADVANCED = "advanced"
 
 
-class Gender(enum.Enum):
+class Gender(_FastHash):
     """The gender identity drawn on a card (R-65, R-90)."""
 
     FEMININE = "feminine"
@@ -87,7 +95,7 @@ class Gender(enum.Enum):
     NEUTRAL = "neutral"
 
 
-class Reach(enum.Enum):
+class Reach(_FastHash):
     """Whom a gesture may point at."""
 
     NOBODY = "nobody"  # Priest, Mummy, Demoniac
@@ -214,7 +222,7 @@ MAIN_CAST: Final = tuple(r for r in Role if not CAST[r].special)
 SPECIAL_CAST: Final = tuple(r for r in Role if CAST[r].special)
 
 
-class Effect(enum.Enum):
+class Effect(_FastHash):
     """What one attack does to its target, by real roles (rulings, appendix)."""
 
     NOTHING = "nothing"  # no effect (Hunter on Hunter, Angel on a guardian...)
