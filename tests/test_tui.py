@@ -1,0 +1,300 @@
+"""The terminal game (issue #5) without a terminal: questions, keystrokes, screens
+rendered from views, and whole sessions driven by scripted answers."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from darkcity.deck import preset
+from darkcity.game import Game, Phase, Settings
+from darkcity.i18n import translator
+from darkcity.record import replay
+from darkcity.tui import screens
+from darkcity.tui.choices import ENTER, Question, allowed, next_question, parse, refusal
+from darkcity.tui.loop import Session, Terminal, resume
+from darkcity.views import view
+
+EN = translator("en")
+PT = translator("pt")
+PLAYERS = ("Ana", "Bia", "Caio", "Duda")
+
+
+def g(targets: list[str] | None = None, **kw: Any) -> dict[str, Any]:
+    d: dict[str, Any] = {"type": "gesture", "player": "Ana", **kw}
+    if targets:
+        d["targets"] = targets
+    return d
+
+
+# ---------------------------------------------------------------------------
+# Questions
+
+
+def answer(choices: list[dict[str, Any]], *keys: str) -> Any:
+    picked: dict[str, Any] = {}
+    asked = []
+    for k in keys:
+        q = next_question(choices, picked, PLAYERS)
+        assert isinstance(q, Question), q
+        asked.append(q.field)
+        picked[q.field] = q.option(k).value
+    return next_question(choices, picked, PLAYERS), asked
+
+
+def test_devil_picks_what_to_show_then_the_target_by_seat() -> None:
+    choices = [g(["Bia"], shows="vampire"), g(["Caio"], shows="vampire"),
+               g(shows="priest")]
+    q = next_question(choices, {}, PLAYERS)
+    assert isinstance(q, Question) and q.field == "shows"
+    assert [o.value for o in q.options] == ["priest", "vampire"]
+    done, asked = answer(choices, "2", "3")
+    assert asked == ["shows", "first"]
+    assert done == g(["Caio"], shows="vampire")
+    done, asked = answer(choices, "1")
+    assert done == g(shows="priest")
+
+
+def test_two_targets_are_asked_one_seat_at_a_time_in_any_order() -> None:
+    pairs = [("Bia", "Caio"), ("Bia", "Duda"), ("Caio", "Duda"), ("Caio", "Caio")]
+    choices = [g(list(p)) for p in pairs]
+    q = next_question(choices, {}, PLAYERS)
+    assert isinstance(q, Question) and q.keys == ("2", "3", "4")  # seat numbers
+    done, _ = answer(choices, "4", "2")  # Duda then Bia: the legal (Bia, Duda)
+    assert done == g(["Bia", "Duda"])
+    q = next_question(choices, {"first": "Caio"}, PLAYERS)
+    assert isinstance(q, Question) and q.keys == ("2", "3", "4")  # the doubled aim too
+    done, _ = answer(choices, "3", "3")
+    assert done == g(["Caio", "Caio"])
+
+
+def test_creature_target_then_gender_and_alien_kind() -> None:
+    choices = [g([t], seeks=s) for t in ("Bia", "Duda") for s in ("feminine", "masculine")]
+    done, asked = answer(choices, "4", "1")
+    assert asked == ["first", "seeks"] and done == g(["Duda"], seeks="feminine")
+    kinds = [g(kind=k) for k in ("devil", "hunter", "vampire")]
+    done, asked = answer(kinds, "2")
+    assert asked == ["kind"] and done == g(kind="hunter")
+
+
+def test_a_single_choice_is_still_confirmed() -> None:
+    q = next_question([g()], {}, PLAYERS)
+    assert isinstance(q, Question) and q.keys == (ENTER,)
+    done, _ = answer([g()], ENTER)
+    assert done == g()
+
+
+def test_other_decisions_are_one_menu() -> None:
+    choices = [{"type": "withdrawal", "player": "Ana", "withdrawal": w} for w in (False, True)]
+    q = next_question(choices, {}, PLAYERS)
+    assert isinstance(q, Question) and q.field == "pick" and q.keys == ("1", "2")
+
+
+# ---------------------------------------------------------------------------
+# Keystrokes
+
+
+def test_parse_keys_and_commands() -> None:
+    keys = ("1", "2", "3")
+    assert parse(" 2 ", keys).kind == "key"
+    assert parse("02", keys).key == "2"
+    assert parse("?", keys).kind == "rules"
+    assert parse("J", keys).kind == "journals"
+    assert parse("q", keys).kind == "quit"
+    for bad in ("", "4", "x", "1 2", "\x1b[A", "-1", "२"):
+        assert parse(bad, keys).kind == "bad"
+    assert parse("", (ENTER,)).kind == "key"
+
+
+def test_the_prompt_says_what_is_allowed() -> None:
+    assert allowed(("1", "2", "3", "4"), EN).startswith("1-4 · ? rules")
+    assert allowed(("2", "4"), EN).startswith("2, 4 ·")
+    assert allowed((ENTER,), EN).startswith("Enter ·")
+    text = refusal("x", ("1", "2"), EN)
+    assert "Not allowed: 'x'" in text and "1, 2" in text and "q save and quit" in text
+    assert "Permitido" in refusal("x", ("1", "2"), PT)
+
+
+# ---------------------------------------------------------------------------
+# Screens, rendered from views
+
+
+def text_of(renderable: Any, width: int = 100) -> str:
+    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
+def new_game(seed: int | str = 1, players: tuple[str, ...] = PLAYERS,
+             deck: str = "basic") -> Game:
+    return Game(Settings(players=players, deck=preset(deck, len(players))), seed)
+
+
+def first_choice(game: Game) -> None:
+    p = game.pending[0]
+    game.apply(game.legal(p)[0])
+
+
+@pytest.mark.parametrize("t", [EN, PT], ids=["en", "pt"])
+@pytest.mark.parametrize("deck,players", [("basic", 4), ("reporter-death-6", 6),
+                                          ("death-alien-7", 7), ("creatures-7", 8),
+                                          ("mummy-voodoo-7", 7)])
+def test_every_screen_renders_at_every_point(t: Any, deck: str, players: int) -> None:
+    names = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana")[:players]
+    game = new_game(5, names, deck)
+    kinds: set[str] = set()
+    while not game.over and game.night <= 2:
+        p = game.pending[0]
+        v = view(game, p)
+        out = text_of(screens.decision_screen(v, t))
+        kinds.add(v.phase)
+        picked: dict[str, Any] = {}
+        while True:
+            q = next_question(v.choices, picked, v.players)
+            if not isinstance(q, Question):
+                break
+            out += text_of(screens.question_screen(q, v, t))
+            picked[q.field] = q.options[-1].value
+        if game.phase is Phase.WITHDRAWAL:
+            out += text_of(screens.reveal_screen(view(game, None), t))
+        assert "Traceback" not in out
+        done = len(game.nights)
+        first_choice(game)
+        if len(game.nights) > done:
+            sv = view(game, None)
+            text_of(screens.night_screen(sv.history[-1], sv, t))
+    text_of(screens.rules_screen(view(game, None), t))
+    assert {"setup", "draft", "gesture", "withdrawal"} <= kinds
+
+
+def test_screens_show_only_the_viewers_secrets() -> None:
+    game = new_game(3)
+    while game.phase is not Phase.GESTURE:
+        first_choice(game)
+    ana = text_of(screens.decision_screen(view(game, "Ana"), EN))
+    mine = screens.card_label(screens.own_card(view(game, "Ana")) or pytest.fail(), EN)
+    assert mine.split(" (")[0] in ana
+    assert "Your card" in ana
+    # the hand and the other cards are not in the view, hence not on the screen
+    assert view(game, "Ana").hand is None
+
+
+def test_draft_screen_shows_initiative_goals_and_panel() -> None:
+    game = new_game(1)
+    while game.phase is not Phase.DRAFT:
+        first_choice(game)
+    out = text_of(screens.decision_screen(view(game, game.pending[0]), EN), width=140)
+    assert "Init." in out and "Goals" in out and "Combat panel" in out
+    assert "Survive" in out and "kills" in out
+    assert "The table" in out and "Draft order" in out
+
+
+def test_victory_and_tiebreak_screen() -> None:
+    game = new_game(7)
+    while not game.over:
+        first_choice(game)
+    out = text_of(screens.victory_screen(view(game, None), EN))
+    assert "Victory: " + ", ".join(game.winners) in out
+    assert "Who met a victory condition" in out
+    out_pt = text_of(screens.victory_screen(view(game, None), PT))
+    assert "Vitória: " in out_pt and "Diários" in out_pt
+
+
+def test_handoff_screen() -> None:
+    assert "Pass the keyboard to Bia — press Enter when Bia is ready" in text_of(
+        screens.handoff_screen("Bia", EN))
+    assert "Passe o teclado para Bia" in text_of(screens.handoff_screen("Bia", PT))
+
+
+# ---------------------------------------------------------------------------
+# Sessions with scripted answers
+
+PROMPT = re.compile(r"\[([^\[\]\n]*)\] > $")
+
+
+class Scripted(Terminal):
+    """Answers every prompt with its first allowed key; ``extra`` lines come first;
+    stops (end of input) after ``limit`` prompts."""
+
+    def __init__(self, extra: list[str] | None = None, limit: int = 5000) -> None:
+        self.out = io.StringIO()
+        super().__init__(Console(file=self.out, width=100, color_system=None), io.StringIO())
+        self.extra = list(extra or [])
+        self.limit = limit
+        self.prompts: list[str] = []
+
+    def ask(self, prompt: str) -> str:
+        self.console.print(prompt, end="", markup=False)
+        self.prompts.append(prompt)
+        if len(self.prompts) > self.limit:
+            raise EOFError
+        if self.extra:
+            line = self.extra.pop(0)
+        else:
+            m = PROMPT.search(prompt)
+            assert m, prompt
+            first = m.group(1).split(" · ")[0]
+            line = "" if first in ("Enter",) else first.split("-")[0].split(",")[0]
+        self.console.print(line, markup=False)
+        return line
+
+
+def test_a_whole_session_against_bots(tmp_path: Path) -> None:
+    game = new_game(11)
+    term = Scripted(extra=["x", "?", "j", "99"])
+    record = tmp_path / "g.json"
+    code = Session(game, ("Ana",), "random", EN, term, record).run()
+    out = term.out.getvalue()
+    assert code == 0 and game.over
+    assert "Not allowed: 'x'. Allowed: " in out and "Not allowed: '99'" in out
+    assert "Rules of the cards in play" in out and "Journals" in out
+    assert "1, 2, 3, now!" in out and "the Mayor narrates" in out
+    assert "Victory: " in out and f"Game record saved to {record}" in out
+    doc = json.loads(record.read_text(encoding="utf-8"))
+    assert doc["over"] is True and doc["terminal"]["humans"] == ["Ana"]
+    assert replay(doc).ok
+
+
+def test_hotseat_hands_over_before_every_secret_screen(tmp_path: Path) -> None:
+    game = new_game(12)
+    term = Scripted()
+    Session(game, ("Ana", "Caio"), "random", EN, term, tmp_path / "h.json").run()
+    out = term.out.getvalue()
+    assert game.over
+    handoffs = out.count("Pass the keyboard to")
+    secret = sum(1 for d in game.log if d.player in ("Ana", "Caio"))
+    assert handoffs == secret  # one per secret decision of a human
+
+
+def test_end_of_input_and_quit_save_and_resume_exactly(tmp_path: Path) -> None:
+    record = tmp_path / "r.json"
+    game = new_game(13)
+    code = Session(game, ("Ana",), "random", EN, Scripted(limit=25), record).run()
+    assert code == 0 and not game.over
+    resumed = resume(record)
+    assert resumed.humans == ("Ana",) and resumed.bots == "random"
+    assert resumed.game.log == game.log and resumed.game.phase is game.phase
+    term = Scripted(extra=["q"])
+    assert Session(resumed.game, ("Ana",), "random", EN, term, record).run() == 0
+    assert "darkcity play --resume" in term.out.getvalue()
+    again = resume(record)
+    Session(again.game, ("Ana",), "random", EN, Scripted(), record).run()
+    assert again.game.over
+
+
+def test_resume_refuses_bad_files(tmp_path: Path) -> None:
+    from darkcity.tui.loop import ResumeError
+
+    bad = tmp_path / "bad.json"
+    for text in ("", "{", "[]", '{"format": "darkcity-game/1"}'):
+        bad.write_text(text, encoding="utf-8")
+        with pytest.raises(ResumeError):
+            resume(bad)
+    with pytest.raises(ResumeError):
+        resume(tmp_path / "missing.json")
