@@ -133,8 +133,15 @@ def read_facts(obs: Observation) -> Facts:
 class Beliefs:
     """Where the hidden cards can be, from the draft and the gestures."""
 
-    def __init__(self, f: Facts) -> None:
+    def __init__(self, f: Facts, drafters: Mapping[Role, float] | None = None,
+                 sharpness: float = 3.0) -> None:
+        """``drafters``: per-role goal rates; when given, every other player is
+        modelled as drafting toward its own journal (public), so the cards it
+        would have liked are likelier in its hands."""
         self.facts = f
+        self._pref: dict[tuple[str, Card], float] | None = None
+        self._drafters = drafters
+        self._sharpness = sharpness
         shuffled = [c for c in f.deck if c.role is not Role.DEATH]
         mine = f.card
         seen = set(f.received)
@@ -155,13 +162,27 @@ class Beliefs:
             self.fixed[f.death] = next(c for c in f.deck if c.role is Role.DEATH)
         self._marg: dict[str, dict[Role, float]] | None = None
 
+    def _like(self, p: str, c: Card) -> float:
+        rates = self._drafters
+        if rates is None:
+            return 1.0
+        if self._pref is None:
+            self._pref = {}
+        key = (p, c)
+        x = self._pref.get(key)
+        if x is None:
+            j = self.facts.journals.get(p, {})
+            x = math.exp(self._sharpness * rates.get(c.role, 0.3) * gain(j, c.role))
+            self._pref[key] = x
+        return x
+
     def weight(self, p: str, c: Card) -> float:
-        """Prior weight of ``p`` holding ``c`` given what ``p`` showed."""
+        """Prior weight of ``p`` holding ``c`` given its journal and what it showed."""
         s = self.facts.shown.get(p)
         if s is None:
-            return 1.0
+            return self._like(p, c)
         if c.role is s:
-            return 1.0
+            return self._like(p, c)
         if c.role is Role.DEVIL and s not in _NO_DISGUISE:
             g = self.facts.gestures.get(p)
             if g is not None and len(g.targets) == 2 and g.targets[0] == g.targets[1]:

@@ -76,6 +76,7 @@ class StrongParams:
     withdraw_margin: float = 0.2  # a full withdrawal must pay by this much
     deny: float = 0.6  # weight of the opponents' progress
     draft_worlds: int = 160  # resolutions for a draft pick (0: by the rates alone)
+    free_xp: tuple[str, ...] = ()  # trained preference for the free XP row, best first
 
     def rates_for(self, players: int) -> Mapping[Role, float]:
         return self.rates.get(players) or self.rates.get(6) or DEFAULT_RATES
@@ -88,6 +89,7 @@ class StrongParams:
             "min_worlds": self.min_worlds, "max_worlds": self.max_worlds,
             "withdraw_rate": self.withdraw_rate, "withdraw_margin": self.withdraw_margin,
             "deny": self.deny, "draft_worlds": self.draft_worlds,
+            "free_xp": list(self.free_xp),
         }
 
     @classmethod
@@ -103,7 +105,8 @@ class StrongParams:
         kw = {k: doc[k] for k in ("budget", "max_candidates", "min_worlds", "max_worlds",
                                    "withdraw_rate", "withdraw_margin", "deny", "draft_worlds")
               if k in doc}
-        return cls(rates=rates, **kw)
+        free = tuple(str(x) for x in doc.get("free_xp", ()))
+        return cls(rates=rates, free_xp=free, **kw)
 
 
 _LOADED: StrongParams | None = None
@@ -163,11 +166,16 @@ class StrongBot(Bot):
         f = read_facts(obs)
         first = legal[0]
         rates = self.params.rates_for(len(f.players))
+        if isinstance(first, FreeXp) and self.params.free_xp:
+            rows = {d.role.key: d for d in legal if isinstance(d, FreeXp)}
+            for key in self.params.free_xp:
+                if key in rows:
+                    return rows[key]
         if isinstance(first, DraftPick | FaceDownPick) and self.params.draft_worlds:
             return self._draft(f, legal, rates)
         if isinstance(first, FreeXp | DraftPick | FaceDownPick | TakeDeath | LookAtHand):
             return draft_choice(f, legal, rates, self.rng)
-        beliefs = Beliefs(f)
+        beliefs = Beliefs(f, rates)
         night = obs.view.night
         if self._rate_night != night:  # learnt from the finished nights, once a night
             self._rate = withdrawal_propensity(obs.view.history, f.me,
@@ -193,7 +201,7 @@ class StrongBot(Bot):
         values: dict[Card, float] = {}
         for c in cards:
             fc = replace(f, card=c)
-            bc = Beliefs(fc)
+            bc = Beliefs(fc, rates)
             values[c] = self._try_card(fc, bc, k, base, me)
         best: Decision = legal[0]
         best_v = -1e9
@@ -202,7 +210,8 @@ class StrongBot(Bot):
             # a face-down card: one of the cards this player never saw
             unseen = [c for c in f.deck if c.role is not Role.DEATH and c not in f.received]
             tries = unseen if len(unseen) <= 6 else self.rng.sample(unseen, 6)
-            unseen_avg = sum(self._try_card(replace(f, card=c), Beliefs(replace(f, card=c)),
+            unseen_avg = sum(self._try_card(replace(f, card=c),
+                                            Beliefs(replace(f, card=c), rates),
                                             max(2, k // 3), base, me) for c in tries) / len(tries)
         for d in legal:
             v = values[d.card] if isinstance(d, DraftPick) else unseen_avg
