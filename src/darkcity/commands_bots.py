@@ -90,22 +90,23 @@ def simulate(
     except OSError as e:
         raise fail(t, msg("--out: {error}", error=e.strerror or str(e))) from None
     console = Console(width=None if sys.stdout.isatty() else 120)
+    rate = f"{summary.games / elapsed:.0f}"
     table = Table(t(_("Bot")), t(_("Seats")), t(_("Win share")), t(_("95% CI")),
                   t(_("x fair share")), t(_("95% CI (x fair)")), t(_("XP/game")),
                   t(_("Goal rate")),
                   title=t.render(msg("{games} games, {deals} deals, {rate} games/s",
-                                     games=summary.games, deals=summary.deals,
-                                     rate=f"{summary.games / elapsed:.0f}")))
+                                     games=summary.games, deals=summary.deals, rate=rate)))
     table.columns[0].no_wrap = True
     for b in summary.bots:
         table.add_row(b.bot, str(b.seats), f"{b.share:.4f}", f"{b.ci[0]:.4f}-{b.ci[1]:.4f}",
                       f"{b.ratio:.2f}", f"{b.ratio_ci[0]:.2f}-{b.ratio_ci[1]:.2f}",
                       f"{b.xp_per_game:.2f}", f"{b.goal_rate:.3f}")
     console.print(table)
+    mean, median, p90 = (f"{summary.nights_mean:.2f}", f"{summary.nights_median:g}",
+                         f"{summary.nights_p90:g}")
     lines = [
         t.render(msg("Nights per game: mean {mean}, median {median}, 90th percentile {p90}",
-                     mean=f"{summary.nights_mean:.2f}", median=f"{summary.nights_median:g}",
-                     p90=f"{summary.nights_p90:g}")),
+                     mean=mean, median=median, p90=p90)),
         t.render(msg("Victory conditions: {list}", list=json.dumps(
             {k: round(v, 3) for k, v in summary.conditions.items()}))),
         t.render(msg("Report: {files}", files=", ".join(str(f) for f in files))),
