@@ -273,14 +273,15 @@ class Session:
             self._ask(player, (ENTER,), None)
             self.term.clear()
         v = view(g, player)
-        self.term.show(screens.decision_screen(v, t))
+        self.term.show(screens.decision_screen(
+            v, t, self._early_texts() if g.phase is Phase.ZOMBIE else None))
         picked: dict[str, Any] = {}
         while True:
             q = next_question(v.choices, picked, v.players)
             if not isinstance(q, Question):
                 choice = dict(q)
                 break
-            self.term.show(screens.question_screen(q, v, t))
+            self.term.show(screens.question_screen(q, v, t, picked.get("first")))
             key = self._ask(player, q.keys, v)
             picked[q.field] = q.option(key).value
         choice["at"] = v.decision_id

@@ -148,6 +148,8 @@ def card_label(c: CardView, t: Translator) -> str:
 def gesture_shape(r: Role, t: Translator) -> str:
     shape = CAST[r].gesture
     reach = shape.reach
+    if r is Role.DEVIL:
+        return t(_("makes the gesture of another role (a disguise)"))
     if reach is Reach.NOBODY:
         return t(_("no gesture"))
     if reach is Reach.ANYONE:
@@ -290,7 +292,8 @@ def journals_table(v: View, t: Translator) -> RenderableType:
 
 
 def card_table(cards: Sequence[CardView], v: View, t: Translator, *,
-               numbered: bool = True, heading: str = "") -> RenderableType:
+               numbered: bool = True, heading: str = "", physical: bool = True
+               ) -> RenderableType:
     """Cards with what matters when choosing one: initiative, gesture, goals, panel."""
     roles = in_play(v)
     table = Table(title=heading or None, show_lines=True, expand=True)
@@ -304,8 +307,10 @@ def card_table(cards: Sequence[CardView], v: View, t: Translator, *,
     for i, c in enumerate(cards):
         r = role(c.role)
         name = Text(role_name(r, t), style="bold")
-        name.append(f"\n{t(CLASSES[CAST[r].cls])}, {t(EDITION_NAMES[Edition(c.edition)])}, "
-                    f"{gender_name(c.gender, t)}", style="dim")
+        name.append(f"\n{t(CLASSES[CAST[r].cls])}", style="dim")
+        if physical:
+            name.append(f", {t(EDITION_NAMES[Edition(c.edition)])}, "
+                        f"{gender_name(c.gender, t)}", style="dim")
         row: list[RenderableType] = [str(i + 1)] if numbered else []
         row += [name, initiative(r), gesture_shape(r, t), t(GOALS[r]),
                 Text(panel_text(r, roles, t))]
@@ -373,7 +378,8 @@ def choice_label(c: Mapping[str, Any], v: View, t: Translator, index: int = 0) -
     return str(c)
 
 
-def option_label(q: Question, value: Any, v: View, t: Translator, index: int) -> str:
+def option_label(q: Question, value: Any, v: View, t: Translator, index: int,
+                 first: str | None = None) -> str:
     if q.field == "pick":
         return choice_label(value, v, t, index)
     if q.field == "shows":
@@ -383,6 +389,8 @@ def option_label(q: Question, value: Any, v: View, t: Translator, index: int) ->
         return role_name(str(value), t)
     if q.field == "seeks":
         return gender_name(str(value), t)
+    if q.field == "second" and value == first:
+        return t.render(msg("{player} (both bolts)", player=value))
     return str(value)  # a player, by seat
 
 
@@ -401,11 +409,13 @@ _QUESTIONS: Final[dict[str, str]] = {
 }
 
 
-def question_screen(q: Question, v: View, t: Translator) -> RenderableType:
-    """One question with its numbered (or seat-numbered) options."""
+def question_screen(q: Question, v: View, t: Translator, first: str | None = None
+                    ) -> RenderableType:
+    """One question with its numbered (or seat-numbered) options (``first``: the
+    first target already chosen, when asking for the second)."""
     if q.field == "pick":
-        first = q.options[0].value
-        kind = first.get("type") if isinstance(first, dict) else None
+        head = q.options[0].value
+        kind = head.get("type") if isinstance(head, dict) else None
         key = {"free-xp": "setup", "draft-pick": "draft", "face-down-pick": "draft",
                "take-death": "death", "look-at-hand": "death"}.get(str(kind), str(kind))
     else:
@@ -414,7 +424,9 @@ def question_screen(q: Question, v: View, t: Translator) -> RenderableType:
     for i, o in enumerate(q.options):
         shown = t(_("Enter")) if o.key == ENTER else o.key
         text.append(f" {shown:>5} ", style="bold yellow")
-        text.append(option_label(q, o.value, v, t, i) + "\n")
+        text.append(option_label(q, o.value, v, t, i, first))
+        if i < len(q.options) - 1:
+            text.append("\n")
     return Panel(text, title=t(_QUESTIONS.get(key, _("Choose"))), title_align="left",
                  border_style="yellow")
 
@@ -425,9 +437,11 @@ def prompt_text(player: str | None, keys: Sequence[str], t: Translator) -> str:
     return f"{who}[{allowed(keys, t)}] > "
 
 
-def decision_screen(v: View, t: Translator) -> RenderableType:
+def decision_screen(v: View, t: Translator, texts: Sequence[str] | None = None
+                    ) -> RenderableType:
     """The secret screen of ``v.viewer`` before a decision: the phase, their card,
-    the table, and what the phase needs to show (the hand, the gestures...)."""
+    the table, and what the phase needs to show (the hand, the gestures...).
+    ``texts``: the narration so far in ``t``'s language (the Zombies' choice)."""
     parts: list[RenderableType] = [title(v, t)]
     me = own_card(v)
     if v.phase == "setup":
@@ -455,7 +469,7 @@ def decision_screen(v: View, t: Translator) -> RenderableType:
     if v.phase in ("withdrawal", "zombie"):
         parts.append(gestures_list(v, t))
     if v.phase == "zombie":
-        parts.append(zombie_narration(v, t))
+        parts.append(zombie_narration(v, t, texts))
     return Group(*parts)
 
 
@@ -592,13 +606,14 @@ def victory_screen(v: View, t: Translator) -> RenderableType:
                 style="bold green")
     if len(v.winners) > 1:
         text.append(t(_("A shared victory: still tied after the tiebreak.")) + "\n")
+    text.rstrip()
     table = Table(title=t(_("Who met a victory condition")), expand=False)
     table.add_column(t(_("Player")))
     table.add_column(t(_("XP")), justify="right")
     table.add_column(t(_("Rows")), justify="right")
     table.add_column(t(_("Conditions")))
     for name, total, rows, met in sorted(candidates, key=lambda c: (-c[1], -c[2])):
-        mark = " ★" if name in v.winners else ""
+        mark = " ♛" if name in v.winners else ""
         table.add_row(name + mark, str(total), str(rows),
                       ", ".join(t(CONDITIONS[c]) for c in met))
     parts: list[RenderableType] = [title(v, t), Panel(text, border_style="green"), table]
@@ -614,7 +629,8 @@ def rules_screen(v: View, t: Translator) -> RenderableType:
     roles = sorted(in_play(v), key=lambda r: (CAST[r].step is None,
                                               CAST[r].step or "", r.value))
     cards = [CardView(r.key, "basic", "") for r in roles]
-    table = card_table(cards, v, t, numbered=False, heading=t(_("The cards in play")))
+    table = card_table(cards, v, t, numbered=False, heading=t(_("The cards in play")),
+                       physical=False)
     phases = Text()
     for key in (_("Phase 1: Draft — keep one card of the hand handed to you, pass the rest "
                   "to your left."),
