@@ -198,7 +198,7 @@ function onMessage(m) {
       S.view = m.view; S.deadline = m.deadline; S.counting = null; S.pending = false;
       break;
     case "count": S.counting = m; runCount(m); return;
-    case "ack": S.pending = false; toast(t("Decision received."), "ok"); break;
+    case "ack": S.pending = false; S.acked = S.view && S.view.decision_id; break;
     case "notice": S.notices.push(m.message); toast(m.message, "notice"); break;
     case "error":
       S.pending = false;
@@ -318,7 +318,7 @@ function circle(seats, center, arrows) {
     arrows.forEach(({ from, to, label, k, of }) => {
       const [x1, y1] = pos(from), [x2, y2] = pos(to);
       const bend = (k - (of - 1) / 2) * 4;
-      const mx = (x1 + x2) / 2 + (y2 - y1) * 0.08 + bend, my = (y1 + y2) / 2 - (x2 - x1) * 0.08 + bend;
+      const mx = (x1 + x2) / 2 + (y2 - y1) * 0.16 + bend, my = (y1 + y2) / 2 - (x2 - x1) * 0.16 + bend;
       const path = document.createElementNS(NS, "path");
       const sx = x1 + (x2 - x1) * 0.12, sy = y1 + (y2 - y1) * 0.12, ex = x2 - (x2 - x1) * 0.14, ey = y2 - (y2 - y1) * 0.14;
       path.setAttribute("d", `M${sx},${sy} Q${mx},${my} ${ex},${ey}`);
@@ -467,8 +467,8 @@ function decisionPanel() {
   let list = choices;
   const shows = [...new Set(list.filter((c) => c.shows).map((c) => c.shows))];
   if (shows.length > 1) {
-    box.append(el("p", { text: t("Show which role?") }), el("div", { class: "row wrap" }, shows.map((r) =>
-      el("button", { class: `small ${S.shows === r ? "" : "secondary"}`, text: role(r), onclick: () => { S.shows = S.shows === r ? null : r; render(); } }))));
+    box.append(el("p", { text: t("Show which role?") }), el("div", { class: "row wrap" }, shows.map((r, k) =>
+      el("button", { class: `small ${S.shows === r ? "" : "secondary"}`, "data-testid": `shows-${k}`, text: role(r), onclick: () => { S.shows = S.shows === r ? null : r; render(); } }))));
     if (S.shows) list = list.filter((c) => c.shows === S.shows);
     else list = [];
   }
@@ -485,8 +485,10 @@ function yourCard() {
   const V = S.view;
   if (!V.viewer) return null;
   const seat = V.seats.find((s) => s.name === V.viewer);
-  const card = seat && seat.card;
-  const box = el("section", { class: "card yours", "data-testid": "your-card" }, el("h3", { text: t("Your card") }));
+  const last = S.history.length ? S.history[S.history.length - 1] : null;
+  const before = last && !seat.card && (last.cards.find(([p]) => p === V.viewer) || [])[1];
+  const card = (seat && seat.card) || before;
+  const box = el("section", { class: "card yours", "data-testid": "your-card" }, el("h3", { text: before ? t("Your card last night") : t("Your card") }));
   if (V.hand) box.append(el("p", { class: "muted", text: t("Your hand: {cards}", { cards: V.hand.map((c) => role(c.role)).join(", ") }) }));
   if (!card) { box.append(el("p", { class: "muted", text: t("No card yet.") })); return box; }
   box.append(cardInfo(card));
@@ -500,7 +502,7 @@ function cardInfo(card) {
   const rows = panel ? Object.entries(panel).filter(([, e]) => e !== "nothing") : [];
   return el("div", { class: "cardinfo" },
     el("div", { class: "rolename", text: role(r) }),
-    el("div", { class: "muted", text: `${word("editions", card.edition)} · ${word("genders", card.gender)} · ${word("classes", S.cat.classes[r])}` }),
+    el("div", { class: "muted", text: `${word("editions", card.edition)} · ${word("genders", card.gender)} · ${word("classes", S.cat.role_class[r])}` }),
     el("dl", {},
       el("dt", { text: t("Initiative") }), el("dd", { text: step || t("none (never called)") }),
       el("dt", { text: t("Goal") }), el("dd", { text: S.cat.goals[r] }),
