@@ -3,6 +3,7 @@
 Thin: they forward to :mod:`darkcity.game` and :mod:`darkcity.record`. A bad
 option or an unreadable record is one line on stderr and exit 2; a record
 that does not replay identically is reported on stdout with exit 1.
+Everything they say follows ``--lang`` (or the locale), like ``adjudicate``.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from typing import Annotated, Any
 
 import typer
 
-from darkcity.cli import app
+from darkcity.cli import LangOption, app, fail, reader
 from darkcity.deck import DeckError, parse_deck, presets_for
 from darkcity.game import Game, Settings, bot_rng, play_randomly
+from darkcity.i18n import Message, Translator, _, msg
+from darkcity.notation import bad_json
 from darkcity.record import RecordError, narration, replay, write_record
 
 __all__ = ["replay_command", "selfplay"]
@@ -26,11 +29,6 @@ EXIT_INVALID = 2
 NAMES = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana")
 
 
-def _fail(message: str) -> typer.Exit:
-    sys.stderr.write(f"darkcity: {message}\n")
-    return typer.Exit(EXIT_INVALID)
-
-
 def _seed(text: str) -> int | str:
     try:
         return int(text)
@@ -38,29 +36,41 @@ def _seed(text: str) -> int | str:
         return text
 
 
-@app.command("selfplay")
+def _located(field: str, message: Message) -> Message:
+    """``field: message`` (the message alone without a field)."""
+    return msg("{field}: {reason}", field=field, reason=message) if field else message
+
+
+@app.command("selfplay", help=_("Play a whole game with random legal decisions and write its "
+                                "record."))
 def selfplay(
-    players: Annotated[int, typer.Option(help="Number of players, 4 to 8.")] = 6,
-    seed: Annotated[str, typer.Option(help="The seed (an integer or any text).")] = "0",
+    players: Annotated[int, typer.Option(help=_("Number of players, 4 to 8."))] = 6,
+    seed: Annotated[str, typer.Option(help=_("The seed (an integer or any text)."))] = "0",
     deck: Annotated[str, typer.Option(
-        help="A preset (basic, advanced, angel-alien-6 ...) or cards "
-             "role:edition:gender separated by commas.")] = "basic",
+        help=_("A preset (basic, advanced, angel-alien-6 ...) or cards "
+               "role:edition:gender separated by commas."))] = "basic",
     names: Annotated[str | None, typer.Option(
-        help="Player names in seating order, separated by commas.")] = None,
-    out: Annotated[str, typer.Option(help="Where to write the darkcity-game/1 record; "
-                                          "- for stdout.")] = "-",
+        help=_("Player names in seating order, separated by commas."))] = None,
+    out: Annotated[str, typer.Option(help=_("Where to write the darkcity-game/1 record; "
+                                            "- for stdout."))] = "-",
+    lang: LangOption = None,
 ) -> None:
     """Play a whole game with random legal decisions and write its record."""
+    t = reader(lang)
     seats = tuple(n.strip() for n in names.split(",")) if names else NAMES[:players]
     if names is None and not 4 <= players <= 8:
-        raise _fail(f"--players: 4 to 8, not {players}")
+        raise fail(t, msg("--players: 4 to 8, not {n}", n=players))
     s = _seed(seed)
     try:
         d = parse_deck(deck, len(seats))
         game = Game(Settings(players=seats, deck=d), s)
     except DeckError as e:
-        hint = ", ".join(presets_for(len(seats))) if 4 <= len(seats) <= 8 else ""
-        raise _fail(f"{e}" + (f" (presets for {len(seats)}: {hint})" if hint else "")) from None
+        error = _located(e.field, e.message)
+        if 4 <= len(seats) <= 8:
+            raise fail(t, msg("{error} (presets for {n}: {presets})", error=error,
+                              n=len(seats), presets=", ".join(presets_for(len(seats))))
+                       ) from None
+        raise fail(t, error) from None
     play_randomly(game, bot_rng(s))
     text = json.dumps(write_record(game), ensure_ascii=False, indent=1)
     if out == "-":
@@ -69,52 +79,68 @@ def selfplay(
     try:
         Path(out).write_text(text + "\n", encoding="utf-8")
     except OSError as e:
-        raise _fail(f"{out}: {e.strerror or e}") from None
-    sys.stdout.write(f"{out}: {len(game.nights)} nights; winners: "
-                     f"{', '.join(game.winners)}\n")
+        raise fail(t, msg("{source}: {error}", source=out, error=e.strerror or str(e))) from None
+    sys.stdout.write(t.render(msg("{out}: {n} nights; winners: {winners}", out=out,
+                                  n=len(game.nights), winners=", ".join(game.winners))) + "\n")
 
 
-def _load(source: str) -> Any:
+def _load(t: Translator, source: str) -> Any:
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise fail(t, msg("{source}: no such file", source=source)) from None
     except OSError as e:
-        raise _fail(f"{source}: {e.strerror or e}") from None
+        raise fail(t, msg("{source}: {error}", source=source,
+                          error=e.strerror or str(e))) from None
     except UnicodeDecodeError:
-        raise _fail(f"{source}: not UTF-8 text") from None
+        raise fail(t, msg("{source}: not UTF-8 text", source=source)) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise _fail(f"{source}: bad JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+        raise fail(t, msg("{source}: {error}", source=source, error=bad_json(e))) from None
     except RecursionError:
-        raise _fail(f"{source}: bad JSON: nested too deeply") from None
+        raise fail(t, msg("{source}: {error}", source=source,
+                          error=msg("bad JSON: nested too deeply"))) from None
 
 
-@app.command("replay")
+@app.command("replay", help=_("Re-play a game record through the engine; report the first "
+                              "divergence."))
 def replay_command(
-    record: Annotated[str, typer.Argument(help="A darkcity-game/1 record; - for stdin.")],
+    record: Annotated[str, typer.Argument(help=_("A darkcity-game/1 record; - for stdin."))],
     night: Annotated[int | None, typer.Option(
-        "--night", help="Print the narration of this night (1-based).")] = None,
+        "--night", help=_("Print the narration of this night (1-based)."))] = None,
+    lang: LangOption = None,
 ) -> None:
     """Re-play a game record through the engine; report the first divergence."""
-    doc = _load(record)
+    t = reader(lang)
+    doc = _load(t, record)
     try:
         result = replay(doc)
     except RecordError as e:
-        raise _fail(f"{record}: {e}") from None
+        raise fail(t, msg("{source}: {error}", source=record,
+                          error=_located(e.field, e.message))) from None
     game = result.game
+    diverged = (msg("diverged: {divergence}", divergence=result.divergence.to_message())
+                if result.divergence is not None else None)
     if night is not None:
         if not 1 <= night <= len(game.nights):
-            if result.divergence is not None:
-                sys.stdout.write(f"diverged: {result.divergence}\n")
+            if diverged is not None:
+                sys.stdout.write(t.render(diverged) + "\n")
                 raise typer.Exit(EXIT_DIVERGED)
-            raise _fail(f"--night: the record has nights 1 to {len(game.nights)}, not {night}")
-        sys.stdout.write("\n".join(narration(game.nights[night - 1])) + "\n")
-        if result.divergence is not None:
-            sys.stderr.write(f"darkcity: diverged: {result.divergence}\n")
+            raise fail(t, msg("--night: the record has nights 1 to {last}, not {night}",
+                              last=len(game.nights), night=night))
+        sys.stdout.write("\n".join(narration(game.nights[night - 1], t)) + "\n")
+        if diverged is not None:
+            sys.stderr.write(f"darkcity: {t.render(diverged)}\n")  # i18n: not prose
             raise typer.Exit(EXIT_DIVERGED)
         return
-    if result.divergence is not None:
-        sys.stdout.write(f"diverged: {result.divergence}\n")
+    if diverged is not None:
+        sys.stdout.write(t.render(diverged) + "\n")
         raise typer.Exit(EXIT_DIVERGED)
-    state = (f"winners: {', '.join(game.winners)}" if game.over else "game not finished")
-    sys.stdout.write(f"ok: {len(game.nights)} nights replayed identically; {state}\n")
+    if game.over:
+        done = msg("ok: {n} nights replayed identically; winners: {winners}",
+                   n=len(game.nights), winners=", ".join(game.winners))
+    else:
+        done = msg("ok: {n} nights replayed identically; game not finished",
+                   n=len(game.nights))
+    sys.stdout.write(t.render(done) + "\n")

@@ -14,13 +14,15 @@ Cards are :class:`darkcity.night.Card` values with the gender always given.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
 from darkcity.cast import CAST, MAIN_CAST, Edition, Gender, Role, parse_role
+from darkcity.i18n import Message, _, msg, msgn
 from darkcity.night import Card
+from darkcity.terms import EDITION_NAMES, GENDER_NAMES, role_term
 
 __all__ = [
     "BOX",
@@ -31,7 +33,9 @@ __all__ = [
     "DeckError",
     "card_key",
     "card_label",
+    "card_message",
     "check_deck",
+    "deck_warning_messages",
     "deck_warnings",
     "journal_sheet",
     "main_cast_cards",
@@ -49,12 +53,30 @@ MAX_SHEET: Final = 8
 
 
 class DeckError(ValueError):
-    """A deck (or a card) that the box rules forbid; ``field`` says where."""
+    """A deck (or a card) that the box rules forbid; ``field`` says where.
 
-    def __init__(self, field: str, message: str) -> None:
+    ``message`` is a :class:`~darkcity.i18n.Message`, which :meth:`render`
+    translates; ``reason`` and ``str(error)`` (``field: reason``) are English,
+    built only when asked for. A plain string is taken as English text.
+    """
+
+    def __init__(self, field: str, message: Message | str) -> None:
+        super().__init__(field, message)
         self.field = field
-        self.reason = message
-        super().__init__(f"{field}: {message}" if field else message)
+        self.message = message if isinstance(message, Message) else Message(message)
+
+    @property
+    def reason(self) -> str:
+        """The message in English, without the field."""
+        return str(self.message)
+
+    def render(self, translate: Callable[[str], str] | None = None) -> str:
+        """``field: message`` in ``translate``'s language (English if None)."""
+        text = self.message.render(translate)
+        return f"{self.field}: {text}" if self.field else text
+
+    def __str__(self) -> str:
+        return self.render()
 
 
 def _box() -> tuple[Card, ...]:
@@ -101,6 +123,16 @@ def card_label(card: Card) -> str:
     return f"{name} ({card.edition.value}, {gender})"
 
 
+def card_message(card: Card) -> Message:
+    """:func:`card_label` as a message: ``Vampiro (avançado, feminino)`` in Portuguese."""
+    identity = card.identity
+    gender: object = Message(GENDER_NAMES[identity]) if identity else "?"
+    if CAST[card.role].special:
+        return msg("{role} ({gender})", role=role_term(card.role), gender=gender)
+    return msg("{role} ({edition}, {gender})", role=role_term(card.role),
+               edition=Message(EDITION_NAMES[card.edition]), gender=gender)
+
+
 _BOX_KEYS.update((c, _card_key(c)) for c in BOX)
 
 
@@ -118,7 +150,7 @@ def parse_card(text: str) -> Card:
     parts = [p.strip() for p in text.split(":")]
     role = parse_role(parts[0]) if parts and parts[0] else None
     if role is None:
-        raise DeckError("cards", f"unknown role in {text!r}")
+        raise DeckError("cards", msg("unknown role in {text!r}", text=text))
     edition = Edition.BASIC
     gender: Gender | None = None
     for part in parts[1:]:
@@ -128,16 +160,17 @@ def parse_card(text: str) -> Card:
         elif low in ("feminine", "masculine", "neutral"):
             gender = Gender(low)
         else:
-            raise DeckError("cards", f"{text!r}: {part!r} is neither an edition nor a gender")
+            raise DeckError("cards", msg("{text!r}: {part!r} is neither an edition nor a gender",
+                                         text=text, part=part))
     spec = CAST[role]
     if gender is None:
         if len(spec.genders) > 1:
-            raise DeckError("cards", f"{text!r}: say which {role.key} card, feminine or "
-                            "masculine (R-90)")
+            raise DeckError("cards", msg("{text!r}: say which {role} card, feminine or "
+                                         "masculine (R-90)", text=text, role=role_term(role)))
         gender = spec.genders[0]
     card = Card(role, edition, gender)
     if card not in _BOX_SET:
-        raise DeckError("cards", f"there is no {card_key(card)} card in the box")
+        raise DeckError("cards", msg("there is no {card} card in the box", card=card_key(card)))
     return card
 
 
@@ -233,44 +266,59 @@ def check_deck(cards: Iterable[Card], players: int) -> None:
     """
     cards = tuple(cards)
     if not 4 <= players <= 8:
-        raise DeckError("players", f"Dark City is played by 4 to 8 players, not {players}")
+        raise DeckError("players", msg("Dark City is played by 4 to 8 players, not {n}",
+                                       n=players))
     seen: set[Card] = set()
     counts: dict[Role, int] = {}
     for i, raw in enumerate(cards):
         c = _physical(raw)
         where = f"cards[{i}]"
         if c not in _BOX_SET:
-            raise DeckError(where, f"there is no {card_key(c)} card in the box")
+            raise DeckError(where, msg("there is no {card} card in the box", card=card_key(c)))
         if c in seen:
-            raise DeckError(where, f"the {card_key(c)} card is in the deck twice")
+            raise DeckError(where, msg("the {card} card is in the deck twice",
+                                       card=card_key(c)))
         seen.add(c)
         counts[c.role] = counts.get(c.role, 0) + 1
         if counts[c.role] > CAST[c.role].max_cards:
-            raise DeckError(where, f"at most {CAST[c.role].max_cards} {c.role.key} card(s) "
-                            "in a deck")
+            raise DeckError(where, msgn("at most {n} {role} card in a deck",
+                                        "at most {n} {role} cards in a deck",
+                                        CAST[c.role].max_cards, role=role_term(c.role)))
     specials = sorted({c.role for c in seen if CAST[c.role].special})
     if specials and players < 6:
-        raise DeckError("players", f"the special cast ({', '.join(r.key for r in specials)}) "
-                        f"needs 6 or more players, not {players} (R-93)")
+        raise DeckError("players", msg("the special cast ({roles}) needs 6 or more players, "
+                                       "not {n} (R-93)", roles=_roles(specials), n=players))
     if len(cards) > MAX_DECK:
-        raise DeckError("cards", f"a deck has at most {MAX_DECK} cards, Death included; "
-                        f"this one has {len(cards)} (R-92, K-2)")
+        raise DeckError("cards", msg("a deck has at most {max} cards, Death included; "
+                                     "this one has {n} (R-92, K-2)", max=MAX_DECK,
+                                     n=len(cards)))
     if counts.get(Role.CREATURE, 0) == 1:
-        raise DeckError("cards", "both Creature cards enter the game, or neither (R-92)")
+        raise DeckError("cards", msg("both Creature cards enter the game, or neither (R-92)"))
     out = counts.get(Role.MUMMY, 0) + counts.get(Role.VOODOOIST, 0)
     if counts.get(Role.PRIEST, 0) > 2 - out:
-        raise DeckError("cards", f"one Priest card leaves the deck for each Mummy or "
-                        f"Voodooist: at most {2 - out} Priest card(s) here, not "
-                        f"{counts[Role.PRIEST]} (R-92)")
+        raise DeckError("cards", msgn("one Priest card leaves the deck for each Mummy or "
+                                      "Voodooist: at most {n} Priest card here, not {given} "
+                                      "(R-92)",
+                                      "one Priest card leaves the deck for each Mummy or "
+                                      "Voodooist: at most {n} Priest cards here, not {given} "
+                                      "(R-92)", 2 - out, given=counts[Role.PRIEST]))
     sheet = journal_sheet(seen)
     if len(sheet) > MAX_SHEET:
-        raise DeckError("cards", f"the journal sheet would have {len(sheet)} rows "
-                        f"({', '.join(r.key for r in sheet)}); at most {MAX_SHEET} (R-92)")
+        raise DeckError("cards", msg("the journal sheet would have {n} rows ({roles}); "
+                                     "at most {max} (R-92)", n=len(sheet),
+                                     roles=_roles(sheet), max=MAX_SHEET))
     shuffled = sum(1 for c in seen if c.role is not Role.DEATH)
     if shuffled < players + 2:
-        raise DeckError("cards", f"the draft needs {players + 2} cards besides Death for "
-                        f"{players} players (three face down, one each but the last); this "
-                        f"deck has {shuffled} (R-91, R-92)")
+        raise DeckError("cards", msg("the draft needs {needed} cards besides Death for "
+                                     "{n} players (three face down, one each but the last); "
+                                     "this deck has {given} (R-91, R-92)",
+                                     needed=players + 2, n=players, given=shuffled))
+
+
+def _roles(roles: Iterable[Role]) -> Message:
+    """Role names separated by commas, in the reader's language."""
+    names = {f"r{i}": role_term(r) for i, r in enumerate(roles)}
+    return Message(", ".join(f"{{{k}}}" for k in names), names)  # i18n: not prose
 
 
 _GUARDIANS: Final = frozenset(r for r in Role if CAST[r].guardian and CAST[r].special)
@@ -278,19 +326,25 @@ _GUARDIANS: Final = frozenset(r for r in Role if CAST[r].guardian and CAST[r].sp
 
 def deck_warnings(cards: Iterable[Card], players: int) -> tuple[str, ...]:
     """The box's recommendations a legal deck does not follow (R-92: guidance only)."""
+    return tuple(str(m) for m in deck_warning_messages(cards, players))
+
+
+def deck_warning_messages(cards: Iterable[Card], players: int) -> tuple[Message, ...]:
+    """:func:`deck_warnings` as messages, for a reader in any language."""
     cards = tuple(_physical(c) for c in cards)
     roles = [c.role for c in cards]
-    out: list[str] = []
+    out: list[Message] = []
     guardians = sorted({r for r in roles if r in _GUARDIANS})
     if len(guardians) >= 2:
-        out.append("two special-cast guardians at once are not recommended: "
-                   + ", ".join(r.key for r in guardians))
+        out.append(msg("two special-cast guardians at once are not recommended: {roles}",
+                       roles=_roles(guardians)))
     main = sum(1 for r in roles if not CAST[r].special)
     if any(CAST[r].special for r in roles):
         if players == 6 and main >= 12:
-            out.append("with 6 players, special roles should replace main-cast ones")
+            out.append(msg("with 6 players, special roles should replace main-cast ones"))
         if players >= 7 and main < 12 and Role.MUMMY not in roles and Role.VOODOOIST not in roles:
-            out.append("with 7 or 8 players, special roles should be added to the main cast")
+            out.append(msg("with 7 or 8 players, special roles should be added to the main "
+                           "cast"))
     by_role: dict[tuple[Role, Gender | None], int] = {}
     for c in cards:
         if not CAST[c.role].special:
@@ -298,8 +352,9 @@ def deck_warnings(cards: Iterable[Card], players: int) -> tuple[str, ...]:
             by_role[key] = by_role.get(key, 0) + 1
     for (role, gender), k in sorted(by_role.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
         if k > 1 and gender is not None:
-            out.append(f"two {gender.value} {role.key} cards (basic and advanced): a deck "
-                       "should keep one card of each gender per role (R-90)")
+            out.append(msg("two {gender} {role} cards (basic and advanced): a deck should keep "
+                           "one card of each gender per role (R-90)",
+                           gender=Message(GENDER_NAMES[gender]), role=role_term(role)))
     return tuple(out)
 
 
@@ -311,7 +366,7 @@ def deck_warnings(cards: Iterable[Card], players: int) -> tuple[str, ...]:
 class _Preset:
     cards: tuple[Card, ...]
     players: tuple[int, int]  # min, max
-    about: str
+    about: str  # a message id (shown translated)
 
 
 def _sp(*roles: Role) -> tuple[Card, ...]:
@@ -321,38 +376,39 @@ def _sp(*roles: Role) -> tuple[Card, ...]:
 _A = Edition.ADVANCED
 _PRESETS: dict[str, _Preset] = {
     "basic": _Preset(main_cast_cards(), (4, 8),
-                     "The twelve basic main-cast cards (the first games)."),
+                     _("The twelve basic main-cast cards (the first games).")),
     "advanced": _Preset(main_cast_cards(_A), (4, 8),
-                        "The twelve advanced main-cast cards (K-9: any table size)."),
+                        _("The twelve advanced main-cast cards (K-9: any table size).")),
     "angel-alien-6": _Preset(
         main_cast_cards(_A, without=[Role.ZOMBIE]) + _sp(Role.ANGEL, Role.ALIEN), (6, 6),
-        "Six players: the Angel and the Alien replace the Zombies."),
+        _("Six players: the Angel and the Alien replace the Zombies.")),
     "reporter-death-6": _Preset(
         main_cast_cards(without=[Role.WEREWOLF]) + _sp(Role.REPORTER, Role.DEATH), (6, 6),
-        "Six players: the Reporter and Death replace the Werewolves."),
+        _("Six players: the Reporter and Death replace the Werewolves.")),
     "undead-7": _Preset(
         main_cast_cards(_A) + _sp(Role.NECROMANCER, Role.DEMONIAC), (7, 8),
-        "Seven or eight: the Necromancer and the Demoniac join the advanced cast."),
+        _("Seven or eight: the Necromancer and the Demoniac join the advanced cast.")),
     "creatures-7": _Preset(
         main_cast_cards(_A) + _sp(Role.CREATURE), (7, 8),
-        "Seven or eight: both Creatures join the advanced cast."),
+        _("Seven or eight: both Creatures join the advanced cast.")),
     "mummy-voodoo-7": _Preset(
         main_cast_cards(_A, without=[Role.PRIEST]) + _sp(Role.MUMMY, Role.VOODOOIST, Role.ALIEN),
         (7, 8),
-        "Seven or eight: the Mummy and the Voodooist replace both Priests (their rows "
-        "overwrite the Priest's), and the Alien fills the last row."),
+        _("Seven or eight: the Mummy and the Voodooist replace both Priests (their rows "
+          "overwrite the Priest's), and the Alien fills the last row.")),
     "death-alien-7": _Preset(
         main_cast_cards(_A) + _sp(Role.DEATH, Role.ALIEN), (7, 8),
-        "Seven or eight: Death and the Alien join the advanced cast (14 cards)."),
+        _("Seven or eight: Death and the Alien join the advanced cast (14 cards).")),
     "reporter-creature-6": _Preset(
         main_cast_cards(_A, without=[Role.WEREWOLF]) + _sp(Role.CREATURE, Role.REPORTER), (6, 8),
-        "Six to eight: the Creatures and the Reporter replace the Werewolves."),
+        _("Six to eight: the Creatures and the Reporter replace the Werewolves.")),
     "creature-mummy-6": _Preset(
         main_cast_cards(_A, without=[Role.PRIEST, Role.DEVIL])
         + _sp(Role.CREATURE, Role.MUMMY, Role.VOODOOIST), (6, 8),
-        "Six to eight: the Creatures, the Mummy and the Voodooist; no Priest, no Devil."),
+        _("Six to eight: the Creatures, the Mummy and the Voodooist; no Priest, no Devil.")),
 }
-#: Named decks: name -> (cards, (min players, max players), description).
+#: Named decks: name -> (cards, (min players, max players), description); the
+#: description is a message id, which a translator translates.
 PRESETS: Final = MappingProxyType(
     {k: (v.cards, v.players, v.about) for k, v in _PRESETS.items()})
 
@@ -361,11 +417,15 @@ def preset(name: str, players: int) -> Deck:
     """The preset deck ``name`` for ``players`` players (checked)."""
     p = _PRESETS.get(name)
     if p is None:
-        raise DeckError("deck", f"unknown preset {name!r} (known: {', '.join(_PRESETS)})")
+        raise DeckError("deck", msg("unknown preset {name!r} (known: {known})", name=name,
+                                    known=", ".join(_PRESETS)))
     lo, hi = p.players
     if not lo <= players <= hi:
-        span = f"{lo}" if lo == hi else f"{lo} to {hi}"
-        raise DeckError("deck", f"the {name!r} deck is for {span} players, not {players}")
+        if lo == hi:
+            raise DeckError("deck", msg("the {name!r} deck is for {lo} players, not {n}",
+                                        name=name, lo=lo, n=players))
+        raise DeckError("deck", msg("the {name!r} deck is for {lo} to {hi} players, not {n}",
+                                    name=name, lo=lo, hi=hi, n=players))
     return Deck.of(p.cards, players, name)
 
 
@@ -381,5 +441,5 @@ def parse_deck(text: str, players: int) -> Deck:
     if "," not in text and ":" not in text and text in _PRESETS:
         return preset(text, players)
     if not text:
-        raise DeckError("deck", "empty deck")
+        raise DeckError("deck", msg("empty deck"))
     return Deck.of((parse_card(t) for t in text.split(",") if t.strip()), players)

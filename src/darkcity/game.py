@@ -40,12 +40,13 @@ from __future__ import annotations
 import enum
 import functools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal, TypeAlias
 
 from darkcity.cast import CAST, Edition, Gender, Reach, Role
-from darkcity.deck import Deck, DeckError
+from darkcity.deck import Deck, DeckError, card_message
+from darkcity.i18n import Message, _, msg
 from darkcity.night import (
     Card,
     Fate,
@@ -59,6 +60,7 @@ from darkcity.night import (
     possible_cast,
     resolve,
 )
+from darkcity.terms import role_term
 from darkcity.validation import validate
 
 __all__ = [
@@ -181,6 +183,27 @@ Decision: TypeAlias = (
     | WithdrawalChoice | ZombieChoice
 )
 
+#: Each phase's name in a message (the words the web client shows).
+_PHASE_NAMES: Final[dict[Phase, str]] = {
+    Phase.SETUP: _("free XP"),
+    Phase.DRAFT: _("draft"),
+    Phase.GESTURE: _("gestures"),
+    Phase.WITHDRAWAL: _("withdrawal"),
+    Phase.ZOMBIE: _("the Zombies' choice"),
+    Phase.OVER: _("over"),
+}
+
+
+def _phase_name(phase: Phase) -> Message:
+    return Message(_PHASE_NAMES[phase])
+
+
+def _rows(sheet: Sequence[Role]) -> Message:
+    """The rows of a journal sheet, named in the reader's language."""
+    names = {f"r{i}": role_term(r) for i, r in enumerate(sheet)}
+    return Message(", ".join(f"{{{k}}}" for k in names), names)  # i18n: not prose
+
+
 _PHASE_OF: Final[dict[type, Phase]] = {
     FreeXp: Phase.SETUP,
     DraftPick: Phase.DRAFT,
@@ -197,17 +220,32 @@ class IllegalDecision(ValueError):
     """A decision refused; nothing changed.
 
     ``code`` is one of ``game-over``, ``wrong-phase``, ``wrong-player``,
-    ``already-decided``, ``stale``, ``malformed``, ``illegal``; ``reason`` a
-    sentence; ``field`` the round-notation path when validation refused it.
+    ``already-decided``, ``stale``, ``malformed``, ``illegal``; ``field`` the
+    round-notation path when validation refused it. ``message`` is a
+    :class:`~darkcity.i18n.Message`, which :meth:`render` translates;
+    ``reason`` (a sentence) and ``str(error)`` (``code: reason``) are English,
+    built only when asked for. A plain string is taken as English text.
     """
 
-    def __init__(self, code: str, reason: str, player: str | None = None,
+    def __init__(self, code: str, reason: Message | str, player: str | None = None,
                  field: str = "") -> None:
+        super().__init__(code, reason, player, field)
         self.code = code
-        self.reason = reason
         self.player = player
         self.field = field
-        super().__init__(f"{code}: {reason}")
+        self.message = reason if isinstance(reason, Message) else Message(reason)
+
+    @property
+    def reason(self) -> str:
+        """The reason in English (a sentence, without the code)."""
+        return str(self.message)
+
+    def render(self, translate: Callable[[str], str] | None = None) -> str:
+        """The reason in ``translate``'s language (English if None), without the code."""
+        return self.message.render(translate)
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.reason}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,21 +280,24 @@ class Settings:
         players = tuple(self.players)
         object.__setattr__(self, "players", players)
         if not 4 <= len(players) <= 8:
-            raise DeckError("players", f"Dark City is played by 4 to 8 players, not "
-                            f"{len(players)}")
+            raise DeckError("players", msg("Dark City is played by 4 to 8 players, not {n}",
+                                           n=len(players)))
         if any(not isinstance(p, str) or not p.strip() for p in players):
-            raise DeckError("players", "a player's name is empty")
+            raise DeckError("players", msg("a player's name is empty"))
         if len(set(players)) != len(players):
-            raise DeckError("players", "two players have the same name")
+            raise DeckError("players", msg("two players have the same name"))
         if self.mayor is not None and self.mayor not in players:
-            raise DeckError("mayor", f"{self.mayor!r} is not one of the players")
+            raise DeckError("mayor", msg("{player!r} is not one of the players",
+                                         player=self.mayor))
         Deck.of(self.deck.cards, len(players), self.deck.name)  # the box rules (R-92)
         sheet = self.deck.journal_roles
         for p, r in self.free_xp.items():
             if p not in players:
-                raise DeckError(f"free_xp.{p}", f"{p!r} is not one of the players")
+                raise DeckError(f"free_xp.{p}", msg("{player!r} is not one of the players",
+                                                    player=p))
             if r not in sheet:
-                raise DeckError(f"free_xp.{p}", f"the {r.key} has no row on this sheet")
+                raise DeckError(f"free_xp.{p}", msg("{role:the} has no row on this sheet",
+                                                    role=role_term(r)))
         object.__setattr__(self, "free_xp", dict(self.free_xp))
 
     @property
@@ -465,26 +506,34 @@ class Game:
         applied now. Changes nothing."""
         kind = type(decision)
         if kind not in _PHASE_OF:
-            raise IllegalDecision("malformed", f"not a decision: {decision!r}")
+            raise IllegalDecision("malformed", msg("not a decision: {decision!r}",
+                                                   decision=decision))
         player = decision.player
         if not isinstance(player, str) or player not in self._seat:
-            raise IllegalDecision("malformed", f"{player!r} is not one of the players")
+            raise IllegalDecision("malformed", msg("{player!r} is not one of the players",
+                                                   player=player))
         if self.phase is Phase.OVER:
-            raise IllegalDecision("game-over", "the game is over", player)
+            raise IllegalDecision("game-over", msg("the game is over"), player)
         at = decision.at
         if at is not None and at != self._dp:
-            raise IllegalDecision("stale", f"made at decision point {at}; the game is at "
-                                  f"{self._dp} ({self.phase.value}, night {self.night})", player)
+            raise IllegalDecision("stale", msg("made at decision point {at}; the game is at "
+                                               "{now} ({phase}, night {night})", at=at,
+                                               now=self._dp, phase=_phase_name(self.phase),
+                                               night=self.night), player)
         want = _PHASE_OF[kind]
         if want is not self.phase:
-            raise IllegalDecision("wrong-phase", f"a {kind.__name__} belongs to the "
-                                  f"{want.value} phase; the game is in the "
-                                  f"{self.phase.value} phase", player)
+            raise IllegalDecision("wrong-phase", msg("a {decision} belongs to the {want} phase; "
+                                                     "the game is in the {phase} phase",
+                                                     decision=kind.__name__,
+                                                     want=_phase_name(want),
+                                                     phase=_phase_name(self.phase)), player)
         if player not in self._pending:
             if player in self._required:
-                raise IllegalDecision("already-decided", f"{player} has already decided", player)
-            raise IllegalDecision("wrong-player", f"{player} does not decide now; waiting for "
-                                  f"{', '.join(self._pending)}", player)
+                raise IllegalDecision("already-decided", msg("{player} has already decided",
+                                                             player=player), player)
+            raise IllegalDecision("wrong-player", msg("{player} does not decide now; waiting "
+                                                      "for {waiting}", player=player,
+                                                      waiting=", ".join(self._pending)), player)
         if self.phase in _VALIDATED and decision in self.legal(player):
             return  # one of the enumerated choices, each of which validation accepts
         if isinstance(decision, FreeXp):
@@ -548,10 +597,12 @@ class Game:
 
     def _verify_free_xp(self, d: FreeXp) -> None:
         if not isinstance(d.role, Role):
-            raise IllegalDecision("malformed", f"{d.role!r} is not a role", d.player)
+            raise IllegalDecision("malformed", msg("{role!r} is not a role", role=d.role),
+                                  d.player)
         if d.role not in self.sheet:
-            raise IllegalDecision("illegal", f"the {d.role.key} has no row on this journal "
-                                  f"sheet ({', '.join(r.key for r in self.sheet)})", d.player,
+            raise IllegalDecision("illegal", msg("{role:the} has no row on this journal "
+                                                 "sheet ({rows})", role=role_term(d.role),
+                                                 rows=_rows(self.sheet)), d.player,
                                   f"free_xp.{d.player}")
 
     def _end_setup(self) -> None:
@@ -623,31 +674,32 @@ class Game:
         offered = not self.may_look
         if isinstance(d, TakeDeath | LookAtHand):
             if not offered:
-                why = ("only the last player may take Death (R-82)" if not last else
-                       "Death is not in play" if not self.death_in_play else
-                       "Death is taken before looking at the hand (R-82)")
+                why = (msg("only the last player may take Death (R-82)") if not last else
+                       msg("Death is not in play") if not self.death_in_play else
+                       msg("Death is taken before looking at the hand (R-82)"))
                 raise IllegalDecision("illegal", why, p, "cards")
             if isinstance(d, TakeDeath):
                 if not isinstance(d.names, str) or d.names not in self._seat:
-                    raise IllegalDecision("malformed", f"Death names one of the players, not "
-                                          f"{d.names!r}", p, f"gestures.{p}.names")
-                if d.names == p:
-                    raise IllegalDecision("illegal", "Death names another player (R-82)", p,
+                    raise IllegalDecision("malformed", msg("Death names one of the players, "
+                                                           "not {name!r}", name=d.names), p,
                                           f"gestures.{p}.names")
+                if d.names == p:
+                    raise IllegalDecision("illegal", msg("Death names another player (R-82)"),
+                                          p, f"gestures.{p}.names")
             return
         if offered:
-            raise IllegalDecision("illegal", "first take Death or look at the hand (R-82)", p)
+            raise IllegalDecision("illegal", msg("first take Death or look at the hand (R-82)"),
+                                  p)
         if isinstance(d, FaceDownPick):
             if not last:
-                raise IllegalDecision("illegal", "only the last player may take a face-down "
-                                      "card (R-91)", p)
+                raise IllegalDecision("illegal", msg("only the last player may take a "
+                                                     "face-down card (R-91)"), p)
             return
         if not isinstance(d.card, Card):
-            raise IllegalDecision("malformed", f"{d.card!r} is not a card", p)
+            raise IllegalDecision("malformed", msg("{card!r} is not a card", card=d.card), p)
         if d.card not in self._hand:
-            raise IllegalDecision("illegal", f"{p} holds no such card ({d.card.role.key}, "
-                                  f"{d.card.edition.value}, "
-                                  f"{d.card.gender.value if d.card.gender else '?'})", p,
+            raise IllegalDecision("illegal", msg("{player} holds no such card ({card})",
+                                                 player=p, card=card_message(d.card)), p,
                                   "cards")
 
     def _apply_draft(self, d: Decision) -> None:
@@ -694,9 +746,10 @@ class Game:
     def _verify_gesture(self, d: GestureChoice) -> None:
         p, g = d.player, d.gesture
         if not _well_formed_gesture(g):
-            raise IllegalDecision("malformed", f"not a gesture: {g!r}", p, f"gestures.{p}")
+            raise IllegalDecision("malformed", msg("not a gesture: {gesture!r}", gesture=g), p,
+                                  f"gestures.{p}")
         if g.names is not None:
-            raise IllegalDecision("illegal", "only Death names a player, at the draft", p,
+            raise IllegalDecision("illegal", msg("only Death names a player, at the draft"), p,
                                   f"gestures.{p}.names")
         gestures = dict(self._gestures)
         for q in self.players:
@@ -738,8 +791,9 @@ class Game:
         ok = isinstance(w, bool) or (isinstance(w, tuple) and all(
             isinstance(i, int) and not isinstance(i, bool) for i in w))
         if not ok:
-            raise IllegalDecision("malformed", f"a withdrawal is true, false or a tuple of "
-                                  f"arrow indices, not {w!r}", p, f"withdrawals.{p}")
+            raise IllegalDecision("malformed", msg("a withdrawal is true, false or a tuple of "
+                                                   "arrow indices, not {withdrawal!r}",
+                                                   withdrawal=w), p, f"withdrawals.{p}")
         if w is False or w == ():
             return
         _check(self._night(withdrawals={p: w}), p)
@@ -763,8 +817,8 @@ class Game:
     def _verify_zombie(self, d: ZombieChoice) -> None:
         p, t = d.player, d.target
         if not isinstance(t, str) or t not in self._seat:
-            raise IllegalDecision("malformed", f"{t!r} is not one of the players", p,
-                                  f"zombie_targets.{p}")
+            raise IllegalDecision("malformed", msg("{player!r} is not one of the players",
+                                                   player=t), p, f"zombie_targets.{p}")
         _check(self._night(zombie_targets={p: t}), p)
 
     # -- Phases 4 and 5 -----------------------------------------------------------------
@@ -892,7 +946,7 @@ def _check(night: Night, player: str) -> None:
     try:
         validate(night)
     except RoundError as e:
-        raise IllegalDecision("illegal", e.reason, player, e.field) from None
+        raise IllegalDecision("illegal", e.message, player, e.field) from None
 
 
 def restore(settings: Settings, seed: int | str, decisions: Sequence[Decision]) -> Game:

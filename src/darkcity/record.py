@@ -17,7 +17,7 @@ something to show a player during the game (players get :func:`darkcity.views.vi
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from darkcity.cast import parse_role
@@ -38,6 +38,7 @@ from darkcity.game import (
     WithdrawalChoice,
     ZombieChoice,
 )
+from darkcity.i18n import Message, _, as_translator, msg
 from darkcity.narration import render
 from darkcity.night import Gesture, RoundError
 from darkcity.notation import read_round, result_document, write_round
@@ -58,25 +59,84 @@ GAME_FORMAT: Final = "darkcity-game/1"
 
 
 class RecordError(ValueError):
-    """A record that is not a ``darkcity-game/1`` document; ``field`` says where."""
+    """A record that is not a ``darkcity-game/1`` document; ``field`` says where.
 
-    def __init__(self, field: str, message: str) -> None:
+    ``message`` is a :class:`~darkcity.i18n.Message`, which :meth:`render`
+    translates; ``reason`` and ``str(error)`` (``field: reason``) are English,
+    built only when asked for. A plain string is taken as English text.
+    """
+
+    def __init__(self, field: str, message: Message | str) -> None:
+        super().__init__(field, message)
         self.field = field
-        self.reason = message
-        super().__init__(f"{field}: {message}" if field else message)
+        self.message = message if isinstance(message, Message) else Message(message)
+
+    @property
+    def reason(self) -> str:
+        """The message in English, without the field."""
+        return str(self.message)
+
+    def render(self, translate: Callable[[str], str] | None = None) -> str:
+        """``field: message`` in ``translate``'s language (English if None)."""
+        text = self.message.render(translate)
+        return f"{self.field}: {text}" if self.field else text
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+#: The phases a divergence names, in a message (PT: Fase 1 .. 5).
+_PHASE_NAMES: Final = {
+    "setup": _("free XP"),
+    "draft": _("draft"),
+    "gesture": _("gestures"),
+    "withdrawal": _("withdrawal"),
+    "zombie": _("the Zombies' choice"),
+    "result": _("result"),
+    "end": _("end of the game"),
+}
 
 
 @dataclass(frozen=True, slots=True)
 class Divergence:
-    """Where a replay first departs from the record."""
+    """Where a replay first departs from the record.
+
+    ``message`` is the English text; ``detail`` the same as a
+    :class:`~darkcity.i18n.Message`, which :meth:`render` translates (when
+    only ``message`` is given, ``detail`` holds it untranslated).
+    """
 
     night: int  # 0: set-up
     phase: str  # setup, draft, gesture, withdrawal, zombie, result, end
     message: str
+    detail: Message | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.detail is None:
+            object.__setattr__(self, "detail", Message(self.message))
+
+    @classmethod
+    def of(cls, night: int, phase: str, detail: Message) -> Divergence:
+        """A divergence described by a message (its English text is ``message``)."""
+        return cls(night, phase, str(detail), detail)
+
+    def to_message(self) -> Message:
+        """Where and what, as a message: ``night 2, draft: ...``."""
+        detail = self.detail if self.detail is not None else Message(self.message)
+        name = _PHASE_NAMES.get(self.phase)
+        phase: object = Message(name) if name is not None else self.phase
+        if self.night == 0:
+            return msg("set-up, {phase}: {message}", phase=phase, message=detail)
+        return msg("night {night}, {phase}: {message}", night=self.night, phase=phase,
+                   message=detail)
+
+    def render(self, translate: Callable[[str], str] | None = None) -> str:
+        """:meth:`to_message` in ``translate``'s language (English if None)."""
+        return self.to_message().render(translate)
 
     def __str__(self) -> str:
-        where = "set-up" if self.night == 0 else f"night {self.night}"
-        return f"{where}, {self.phase}: {self.message}"
+        where = "set-up" if self.night == 0 else f"night {self.night}"  # i18n: not prose
+        return f"{where}, {self.phase}: {self.message}"  # i18n: not prose
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,19 +206,19 @@ def write_record(game: Game) -> dict[str, Any]:
 
 def _obj(x: object, where: str) -> dict[str, Any]:
     if not isinstance(x, dict):
-        raise RecordError(where, "must be an object")
+        raise RecordError(where, msg("must be an object"))
     return x
 
 
 def _list(x: object, where: str) -> list[Any]:
     if not isinstance(x, list):
-        raise RecordError(where, "must be a list")
+        raise RecordError(where, msg("must be a list"))
     return x
 
 
 def _str(x: object, where: str) -> str:
     if not isinstance(x, str):
-        raise RecordError(where, "must be a string")
+        raise RecordError(where, msg("must be a string"))
     return x
 
 
@@ -166,7 +226,8 @@ def settings_from_record(doc: object) -> tuple[Settings, int | str]:
     """The table and the seed of a record (raises :class:`RecordError`)."""
     d = _obj(doc, "document")
     if d.get("format") != GAME_FORMAT:
-        raise RecordError("format", f"expected {GAME_FORMAT!r}, not {d.get('format')!r}")
+        raise RecordError("format", msg("expected {expected!r}, not {given!r}",
+                                        expected=GAME_FORMAT, given=d.get("format")))
     st = _obj(d.get("settings"), "settings")
     players = tuple(_str(p, "settings.players") for p in _list(st.get("players"),
                                                                 "settings.players"))
@@ -180,10 +241,10 @@ def settings_from_record(doc: object) -> tuple[Settings, int | str]:
         settings = Settings(players=players, deck=deck,
                             mayor=_str(mayor, "settings.mayor") if mayor is not None else None)
     except DeckError as e:
-        raise RecordError(f"settings.{e.field}", e.reason) from None
+        raise RecordError(f"settings.{e.field}", e.message) from None
     seed = d.get("seed")
     if not isinstance(seed, int | str) or isinstance(seed, bool):
-        raise RecordError("seed", "must be an integer or a string")
+        raise RecordError("seed", msg("must be an integer or a string"))
     return settings, seed
 
 
@@ -191,16 +252,18 @@ def settings_from_record(doc: object) -> tuple[Settings, int | str]:
 # Replay
 
 
-def _diff(a: object, b: object, path: str = "") -> str | None:
-    """The first path where two JSON values differ, with both values."""
+def _diff(a: object, b: object, path: str = "") -> tuple[str, Message] | None:
+    """The first path where two JSON values differ, and how (with both values)."""
     if a == b:
         return None  # the common case, decided in C
     if isinstance(a, dict) and isinstance(b, dict):
         for k in list(a) + [k for k in b if k not in a]:
             where = f"{path}.{k}" if path else str(k)
-            if k not in a or k not in b:
-                return f"{where}: {'missing in the replay' if k not in a else 'not recorded'}"
-            d = _diff(a[k], b[k], f"{path}.{k}" if path else str(k))
+            if k not in a:
+                return where, msg("{path}: missing in the replay", path=where)
+            if k not in b:
+                return where, msg("{path}: not recorded", path=where)
+            d = _diff(a[k], b[k], where)
             if d is not None:
                 return d
         return None
@@ -210,10 +273,12 @@ def _diff(a: object, b: object, path: str = "") -> str | None:
             if d is not None:
                 return d
         if len(a) != len(b):
-            return f"{path}: {len(a)} items in the replay, {len(b)} recorded"
+            return path, msg("{path}: {replayed} items in the replay, {recorded} recorded",
+                             path=path, replayed=len(a), recorded=len(b))
         return None
     if a != b or type(a) is not type(b):
-        return f"{path}: the replay gives {a!r}, the record says {b!r}"
+        return path, msg("{path}: the replay gives {replayed!r}, the record says {recorded!r}",
+                         path=path, replayed=a, recorded=b)
     return None
 
 
@@ -226,7 +291,9 @@ def _do(game: Game, decision: Decision, night: int, phase: str) -> None:
     try:
         game.do(decision)
     except IllegalDecision as e:
-        raise _Diverged(Divergence(night, phase, f"{decision.player}: {e.reason}")) from None
+        raise _Diverged(Divergence.of(night, phase, msg("{player}: {reason}",
+                                                       player=decision.player,
+                                                       reason=e.message))) from None
 
 
 def replay(doc: object) -> Replay:
@@ -249,53 +316,62 @@ def replay(doc: object) -> Replay:
 def _replay(game: Game, doc: dict[str, Any]) -> None:
     free = doc.get("free_xp", {})
     if not isinstance(free, dict):
-        raise _Diverged(Divergence(0, "setup", "free_xp must be an object"))
+        raise _Diverged(Divergence.of(0, "setup", msg("free_xp must be an object")))
     for p in game.players:
         if game.phase is not Phase.SETUP:
             break
         role = parse_role(free[p]) if isinstance(free.get(p), str) else None
         if role is None:
-            raise _Diverged(Divergence(0, "setup", f"{p}'s free XP is missing or unknown"))
+            raise _Diverged(Divergence.of(0, "setup", msg("{player}'s free XP is missing or "
+                                                          "unknown", player=p)))
         _do(game, FreeXp(p, role), 0, "setup")
     nights = doc.get("nights", [])
     if not isinstance(nights, list):
-        raise _Diverged(Divergence(0, "setup", "nights must be a list"))
+        raise _Diverged(Divergence.of(0, "setup", msg("nights must be a list")))
     for k, nd in enumerate(nights, 1):
         if game.over:
-            raise _Diverged(Divergence(k, "end", f"the game ended after night {k - 1} "
-                                       f"({', '.join(game.winners)} won), but the record "
-                                       "goes on"))
+            raise _Diverged(Divergence.of(k, "end", msg("the game ended after night {night} "
+                                                        "({winners} won), but the record "
+                                                        "goes on", night=k - 1,
+                                                        winners=", ".join(game.winners))))
         if not isinstance(nd, dict):
-            raise _Diverged(Divergence(k, "draft", "a night must be an object"))
+            raise _Diverged(Divergence.of(k, "draft", msg("a night must be an object")))
         _replay_night(game, k, nd)
     if doc.get("over", game.over) != game.over:
         n = len(nights)
-        raise _Diverged(Divergence(n, "end", "the record says the game is "
-                                   f"{'over' if doc.get('over') else 'not over'}; the replay "
-                                   f"says {'over' if game.over else 'not over'}"))
+        if game.over:
+            why = msg("the record says the game is not over; the replay says it is over")
+        else:
+            why = msg("the record says the game is over; the replay says it is not over")
+        raise _Diverged(Divergence.of(n, "end", why))
     if game.over and doc.get("winners") != list(game.winners):
-        raise _Diverged(Divergence(len(nights), "end", f"winners: the replay gives "
-                                   f"{list(game.winners)}, the record says "
-                                   f"{doc.get('winners')}"))
+        raise _Diverged(Divergence.of(len(nights), "end", msg(
+            "winners: the replay gives {replayed}, the record says {recorded}",
+            replayed=list(game.winners), recorded=doc.get("winners"))))
 
 
 def _replay_night(game: Game, k: int, nd: dict[str, Any]) -> None:
     draft = nd.get("draft")
     if not isinstance(draft, dict) or not isinstance(draft.get("picks"), list):
-        raise _Diverged(Divergence(k, "draft", "the draft is missing"))
+        raise _Diverged(Divergence.of(k, "draft", msg("the draft is missing")))
     fd = [card_key(c) for c in game.face_down]
     if draft.get("face_down") != fd:
-        raise _Diverged(Divergence(k, "draft", f"face-down cards: the replay sets aside {fd}, "
-                                   f"the record says {draft.get('face_down')}"))
+        raise _Diverged(Divergence.of(k, "draft", msg(
+            "face-down cards: the replay sets aside {replayed}, the record says {recorded}",
+            replayed=fd, recorded=draft.get("face_down"))))
     for pick in draft["picks"]:
         _replay_pick(game, k, pick)
     try:
         night = read_round(nd.get("round"))
     except RoundError as e:
-        raise _Diverged(Divergence(k, "gesture", f"the round document is invalid: {e}")) from None
+        raise _Diverged(Divergence.of(k, "gesture", msg("the round document is invalid: "
+                                                        "{error}", error=_located(e.field,
+                                                                                  e.message)))
+                        ) from None
     if game.phase is not Phase.GESTURE:
-        raise _Diverged(Divergence(k, "draft", f"the draft is incomplete: waiting for "
-                                   f"{', '.join(game.pending)}"))
+        raise _Diverged(Divergence.of(k, "draft", msg("the draft is incomplete: waiting for "
+                                                      "{waiting}",
+                                                      waiting=", ".join(game.pending))))
     for p in game.pending:
         _do(game, GestureChoice(p, night.gestures.get(p, Gesture())), k, "gesture")
     for p in game.pending:
@@ -304,22 +380,30 @@ def _replay_night(game: Game, k: int, nd: dict[str, Any]) -> None:
         for p in game.pending:
             target = night.zombie_targets.get(p)
             if target is None:
-                raise _Diverged(Divergence(k, "zombie", f"{p} is a Zombie still in play after "
-                                           "step 3 and chooses (R-113); the record has no "
-                                           "choice (zombie_targets)"))
+                raise _Diverged(Divergence.of(k, "zombie", msg(
+                    "{player} is a Zombie still in play after step 3 and chooses (R-113); "
+                    "the record has no choice (zombie_targets)", player=p)))
             _do(game, ZombieChoice(p, target), k, "zombie")
     if len(game.nights) != k:
-        raise _Diverged(Divergence(k, "zombie", "the night did not end"))
+        raise _Diverged(Divergence.of(k, "zombie", msg("the night did not end")))
     rec = game.nights[-1]
     d = _diff(write_round(rec.night), nd.get("round"))
     if d is not None:
-        raise _Diverged(Divergence(k, _phase_of_path(d), f"round: {d}"))
+        raise _Diverged(Divergence.of(k, _phase_of_path(d[0]),
+                                      msg("round: {difference}", difference=d[1])))
     d = _diff(result_document(rec.result), nd.get("result"))
     if d is not None:
-        raise _Diverged(Divergence(k, "result", f"result: {d}"))
+        raise _Diverged(Divergence.of(k, "result", msg("result: {difference}",
+                                                       difference=d[1])))
     if nd.get("number", k) != k or nd.get("active") != rec.active:
-        raise _Diverged(Divergence(k, "draft", f"the active player is {rec.active}, the record "
-                                   f"says {nd.get('active')!r}"))
+        raise _Diverged(Divergence.of(k, "draft", msg(
+            "the active player is {player}, the record says {recorded!r}", player=rec.active,
+            recorded=nd.get("active"))))
+
+
+def _located(where: str, message: Message) -> Message:
+    """``field: message`` as a message (the message alone without a field)."""
+    return msg("{field}: {reason}", field=where, reason=message) if where else message
 
 
 def _phase_of_path(d: str) -> str:
@@ -332,40 +416,50 @@ def _phase_of_path(d: str) -> str:
 
 def _replay_pick(game: Game, k: int, pick: object) -> None:
     if not isinstance(pick, dict) or not isinstance(pick.get("player"), str):
-        raise _Diverged(Divergence(k, "draft", f"a pick must name its player: {pick!r}"))
+        raise _Diverged(Divergence.of(k, "draft", msg("a pick must name its player: "
+                                                      "{pick!r}", pick=pick)))
     p = pick["player"]
     if game.phase is not Phase.DRAFT or game.pending != (p,):
-        raise _Diverged(Divergence(k, "draft", f"{p} chooses in the record; the replay waits "
-                                   f"for {', '.join(game.pending) or 'nobody'}"))
+        if game.pending:
+            why = msg("{player} chooses in the record; the replay waits for {waiting}",
+                      player=p, waiting=", ".join(game.pending))
+        else:
+            why = msg("{player} chooses in the record; the replay waits for nobody", player=p)
+        raise _Diverged(Divergence.of(k, "draft", why))
     took = pick.get("took")
     if took == "death":
         names = pick.get("names")
         if not isinstance(names, str):
-            raise _Diverged(Divergence(k, "draft", f"{p} takes Death without a name"))
+            raise _Diverged(Divergence.of(k, "draft", msg("{player} takes Death without a "
+                                                          "name", player=p)))
         _do(game, TakeDeath(p, names), k, "draft")
         return
     if not game.may_look:
         _do(game, LookAtHand(p), k, "draft")
     hand = [card_key(c) for c in game.hand]
     if pick.get("hand") != hand:
-        raise _Diverged(Divergence(k, "draft", f"{p} receives {hand} in the replay, "
-                                   f"{pick.get('hand')} in the record"))
+        raise _Diverged(Divergence.of(k, "draft", msg(
+            "{player} receives {replayed} in the replay, {recorded} in the record", player=p,
+            replayed=hand, recorded=pick.get("hand"))))
     try:
         card = parse_card(_str(pick.get("card"), "card"))
     except (DeckError, RecordError) as e:
-        raise _Diverged(Divergence(k, "draft", f"{p}: {e}")) from None
+        raise _Diverged(Divergence.of(k, "draft", msg("{player}: {reason}", player=p,
+                                                      reason=_located(e.field, e.message)))
+                        ) from None
     if took == "face-down":
         _do(game, FaceDownPick(p), k, "draft")
         got = game.cards.get(p)
         if got != card:
-            raise _Diverged(Divergence(k, "draft", f"{p} draws {card_key(got) if got else '?'}"
-                                       f" face down in the replay, {card_key(card)} in the "
-                                       "record"))
+            raise _Diverged(Divergence.of(k, "draft", msg(
+                "{player} draws {replayed} face down in the replay, {recorded} in the record",
+                player=p, replayed=card_key(got) if got else "?", recorded=card_key(card))))
     elif took == "hand":
         _do(game, DraftPick(p, card), k, "draft")
     else:
-        raise _Diverged(Divergence(k, "draft", f"{p}: took must be hand, face-down or death, "
-                                   f"not {took!r}"))
+        raise _Diverged(Divergence.of(k, "draft", msg("{player}: took must be hand, face-down "
+                                                      "or death, not {took!r}", player=p,
+                                                      took=took)))
 
 
 # ---------------------------------------------------------------------------
@@ -373,16 +467,19 @@ def _replay_pick(game: Game, k: int, pick: object) -> None:
 
 
 def narration(rec: NightRecord, translate: Callable[[str], str] = str) -> list[str]:
-    """The Mayor's narration of a finished night, step by step."""
+    """The Mayor's narration of a finished night, step by step, in ``translate``'s
+    language (a :class:`~darkcity.i18n.Translator`; English by default)."""
+    t = as_translator(translate)
     night, result = rec.night, rec.result
-    lines = [f"Night {rec.number} (active player: {rec.active})"]
+    lines = [t.render(msg("Night {number} (active player: {player})", number=rec.number,
+                          player=rec.active))]
     step = None
     for e in result.events:
         if e.step != step:
             step = e.step
-            lines.append(f"[{step}]")
-        lines.append("  " + render(e, night, translate))
+            lines.append(t.render(msg("[end]")) if step == "end" else f"[{step}]")
+        lines.append("  " + render(e, night, t))
     if result.winners:
-        lines.append("Winners: " + ", ".join(result.winner_names))
+        lines.append(t.render(msg("Winners: {names}", names=", ".join(result.winner_names))))
     return lines
 

@@ -38,6 +38,7 @@ from darkcity.game import (
     FreeXp,
     Game,
     GestureChoice,
+    IllegalDecision,
     LookAtHand,
     NightRecord,
     Phase,
@@ -45,6 +46,7 @@ from darkcity.game import (
     WithdrawalChoice,
     ZombieChoice,
 )
+from darkcity.i18n import Message, msg
 from darkcity.narration import render
 from darkcity.night import Card, Event, Gesture, Night, Withdrawal
 
@@ -235,33 +237,40 @@ _TYPE_NAMES: dict[type, str] = {
 
 
 def decision_from_dict(doc: dict[str, Any]) -> Decision:
-    """The inverse of :func:`decision_to_dict` (raises ``ValueError`` on bad data)."""
+    """The inverse of :func:`decision_to_dict`.
+
+    Bad data raises :class:`~darkcity.game.IllegalDecision` with the code
+    ``malformed`` (a ``ValueError``, whose ``message`` translates).
+    """
     from darkcity.cast import Edition, Gender, parse_role
+
+    def bad(message: Message) -> IllegalDecision:
+        return IllegalDecision("malformed", message, p if isinstance(p, str) else None)
 
     def role(name: object) -> Role:
         r = parse_role(name) if isinstance(name, str) else None
         if r is None:
-            raise ValueError(f"unknown role {name!r}")
+            raise bad(msg("unknown role {role!r}", role=name))
         return r
 
     t = doc.get("type")
     p = doc.get("player")
     at = doc.get("at")
     if not isinstance(p, str):
-        raise ValueError("a decision names its player")
+        raise bad(msg("a decision names its player"))
     if at is not None and (not isinstance(at, int) or isinstance(at, bool)):
-        raise ValueError("at is a decision point id")
+        raise bad(msg("at is a decision point id"))
     if t == "free-xp":
         return FreeXp(p, role(doc.get("role")), at=at)
     if t == "draft-pick":
         c = doc.get("card")
         if not isinstance(c, dict):
-            raise ValueError("draft-pick needs a card")
+            raise bad(msg("draft-pick needs a card"))
         try:
             gender = Gender(c["gender"]) if c.get("gender") else None
             card = Card(role(c.get("role")), Edition(c.get("edition", "basic")), gender)
         except (KeyError, ValueError) as e:
-            raise ValueError(f"bad card {c!r}") from e
+            raise bad(msg("bad card {card!r}", card=c)) from e
         return DraftPick(p, card, at=at)
     if t == "face-down-pick":
         return FaceDownPick(p, at=at)
@@ -270,17 +279,21 @@ def decision_from_dict(doc: dict[str, Any]) -> Decision:
     if t == "take-death":
         names = doc.get("names")
         if not isinstance(names, str):
-            raise ValueError("take-death names a player")
+            raise bad(msg("take-death names a player"))
         return TakeDeath(p, names, at=at)
     if t == "gesture":
         targets = doc.get("targets", [])
         if not isinstance(targets, list) or not all(isinstance(x, str) for x in targets):
-            raise ValueError("targets is a list of players")
+            raise bad(msg("targets is a list of players"))
         seeks = doc.get("seeks")
+        try:
+            seeking = Gender(seeks) if isinstance(seeks, str) else None
+        except ValueError:
+            raise bad(msg("unknown gender {gender!r}", gender=seeks)) from None
         g = Gesture(tuple(targets),
                     role(doc["shows"]) if "shows" in doc else None,
                     role(doc["kind"]) if "kind" in doc else None,
-                    Gender(seeks) if isinstance(seeks, str) else None)
+                    seeking)
         return GestureChoice(p, g, at=at)
     if t == "withdrawal":
         w = doc.get("withdrawal", False)
@@ -291,14 +304,14 @@ def decision_from_dict(doc: dict[str, Any]) -> Decision:
                                          for i in w):
             wd = tuple(w)
         else:
-            raise ValueError("withdrawal is true, false or a list of arrow indices")
+            raise bad(msg("withdrawal is true, false or a list of arrow indices"))
         return WithdrawalChoice(p, wd, at=at)
     if t == "zombie":
         target = doc.get("target")
         if not isinstance(target, str):
-            raise ValueError("zombie needs a target")
+            raise bad(msg("zombie needs a target"))
         return ZombieChoice(p, target, at=at)
-    raise ValueError(f"unknown decision type {t!r}")
+    raise bad(msg("unknown decision type {type!r}", type=t))
 
 
 def _history(game: Game, since: int) -> tuple[NightView, ...]:
