@@ -240,7 +240,7 @@ def best_by_resolution(f: Facts, world: World, legal: Sequence[Decision],
             ws = {f.me: d.withdrawal} if d.withdrawal is not False else {}
             v = night_value(me, world.resolve(gesture=own, withdrawals=ws), before)
             if d.withdrawal is True:
-                v -= 0.3  # withdraw only when it clearly pays
+                v -= 0.08  # withdraw when doomed: it denies the killer
         else:
             assert isinstance(d, ZombieChoice)
             v = night_value(me, world.resolve(gesture=own, withdrawals=f.withdrawals,
