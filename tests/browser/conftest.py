@@ -1,0 +1,79 @@
+"""Browser tests: Playwright driving Debian's Chromium (never a downloaded browser).
+
+If Chromium is missing, it is installed from the system packages
+(``apt-get install -y chromium``, after ``apt-get update`` when the package
+lists are empty); Playwright is pointed at it with ``executable_path``.
+Screenshots go to ``tests/browser/artifacts/`` (``DARKCITY_ARTIFACTS`` overrides).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/snap/bin/chromium")
+
+
+def _find() -> str | None:
+    for c in CANDIDATES:
+        if os.access(c, os.X_OK):
+            return c
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _apt(*args: str) -> bool:
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    try:
+        return subprocess.run(["apt-get", *args], env=env, capture_output=True,
+                              timeout=1200).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def ensure_chromium() -> str | None:
+    """Chromium's path, installing Debian's package first if it is missing."""
+    found = _find()
+    if found or not shutil.which("apt-get") or os.geteuid() != 0:
+        return found
+    lists = Path("/var/lib/apt/lists")
+    if not any(lists.glob("*Packages*")):
+        _apt("update")
+    if not _apt("install", "-y", "-q", "chromium"):
+        _apt("update")
+        _apt("install", "-y", "-q", "chromium")
+    return _find()
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    pytest.importorskip("playwright")
+    path = ensure_chromium()
+    if path is None:
+        pytest.skip("Chromium is not installed and could not be installed (apt-get chromium)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path, headless=True,
+                              args=["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    where = Path(os.environ.get("DARKCITY_ARTIFACTS", Path(__file__).parent / "artifacts"))
+    where.mkdir(parents=True, exist_ok=True)
+    return where
