@@ -346,6 +346,97 @@ def test_validation_errors_render_in_portuguese() -> None:
     assert str(caught.value).startswith("cards.Caio.edition: the Angel has no advanced edition")
 
 
+def test_game_deck_and_record_errors_carry_a_message_and_stay_english() -> None:
+    from darkcity.deck import DeckError, parse_deck, preset
+    from darkcity.game import FreeXp, Game, IllegalDecision, Settings
+    from darkcity.record import RecordError, replay
+
+    pt = translator("pt")
+    with pytest.raises(DeckError) as deck:
+        parse_deck("undead-7", 5)
+    e = deck.value
+    assert str(e) == "deck: the 'undead-7' deck is for 7 to 8 players, not 5"
+    assert e.reason == "the 'undead-7' deck is for 7 to 8 players, not 5"
+    assert e.message.msgid == "the {name!r} deck is for {lo} to {hi} players, not {n}"
+    assert e.render(pt) == "deck: o maço 'undead-7' é para 7 a 8 jogadores, não 5"
+    assert str(pickle.loads(pickle.dumps(e))) == str(e)
+    assert str(DeckError("cards", "plain English")) == "cards: plain English"
+
+    game = Game(Settings(players=("Ana", "Bia", "Caio", "Duda"), deck=preset("basic", 4)), 1)
+    with pytest.raises(IllegalDecision) as illegal:
+        game.do(FreeXp("Zed", Role.DEVIL))
+    i = illegal.value
+    assert (i.code, i.reason, str(i)) == ("malformed", "'Zed' is not one of the players",
+                                          "malformed: 'Zed' is not one of the players")
+    assert i.render(pt) == "'Zed' não é um dos jogadores"
+    again = pickle.loads(pickle.dumps(i))
+    assert (again.code, again.reason, again.field) == (i.code, i.reason, i.field)
+    plain = IllegalDecision("illegal", "plain English", "Ana", "cards")
+    assert (str(plain), plain.reason, plain.player) == ("illegal: plain English",
+                                                        "plain English", "Ana")
+
+    with pytest.raises(RecordError) as record:
+        replay({"format": "darkcity-round/1"})
+    assert str(record.value) == "format: expected 'darkcity-game/1', not 'darkcity-round/1'"
+    assert record.value.render(pt).startswith("format: esperava-se 'darkcity-game/1'")
+
+
+def test_a_refusal_by_validation_stays_translatable() -> None:
+    """game.py hands the RoundError's Message to IllegalDecision, not its English."""
+    import random
+
+    from darkcity.deck import preset
+    from darkcity.game import Game, GestureChoice, IllegalDecision, Phase, Settings
+    from darkcity.night import Gesture
+
+    game = Game(Settings(players=("Ana", "Bia", "Caio", "Duda"), deck=preset("basic", 4)), 5)
+    rng = random.Random(5)
+    while game.phase is not Phase.GESTURE:
+        p = game.pending[0]
+        game.apply(rng.choice(game.legal(p)))
+    p = game.pending[0]
+    with pytest.raises(IllegalDecision) as caught:
+        game.verify(GestureChoice(p, Gesture((p, p, p))))
+    e = caught.value
+    assert e.code == "illegal" and e.field.startswith(f"gestures.{p}")
+    assert "{" in e.message.msgid and e.render(translator("pt")) != e.reason
+
+
+def test_views_narrate_in_the_readers_language() -> None:
+    from darkcity.deck import preset
+    from darkcity.game import Game, Settings, bot_rng, play_randomly
+    from darkcity.views import view
+
+    game = Game(Settings(players=("Ana", "Bia", "Caio", "Duda"), deck=preset("basic", 4)), 3)
+    play_randomly(game, bot_rng(3))
+    en, pt = view(game, "Ana"), view(game, "Ana", translate=translator("pt"))
+    assert en == view(game, "Ana", translate=translator("en"))
+    assert [e.event for n in en.history for e in n.events] == \
+        [e.event for n in pt.history for e in n.events]
+    assert en.history[0].events[0].text != pt.history[0].events[0].text
+
+
+def test_selfplay_and_replay_speak_portuguese(tmp_path: Path) -> None:
+    out = tmp_path / "game.json"
+    made = _darkcity("selfplay", "--seed", "3", "--out", str(out), "--lang", "pt")
+    assert made.returncode == 0, made.stderr
+    assert " noites; vencedores: " in made.stdout
+    ok = _darkcity("replay", str(out), env={"LANG": "pt_BR.UTF-8"})
+    assert ok.stdout.startswith("ok: ") and "jogadas de novo" in ok.stdout
+    night = _darkcity("replay", str(out), "--night", "1", "--lang", "pt")
+    assert night.stdout.startswith("Noite 1 (jogador ativo: ")
+    bad = _darkcity("selfplay", "--players", "5", "--deck", "angel-alien-6", "--lang", "pt")
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("darkcity: deck: o maço 'angel-alien-6' é para 6 jogadores")
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    doc["nights"][0]["result"]["winners"] = ["Zed"]
+    out.write_text(json.dumps(doc), encoding="utf-8")
+    diverged = _darkcity("replay", str(out), "--lang", "pt")
+    assert diverged.returncode == 1 and diverged.stdout.startswith("divergiu: noite 1, resultado")
+    english = _darkcity("replay", str(out), "--lang", "en")
+    assert english.stdout.startswith("diverged: night 1, result")
+
+
 # ---------------------------------------------------------------------------
 # Narration of every adjudicated night
 

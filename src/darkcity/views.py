@@ -27,6 +27,7 @@ or unchosen cards, the seed or any random state.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
@@ -46,7 +47,7 @@ from darkcity.game import (
     WithdrawalChoice,
     ZombieChoice,
 )
-from darkcity.i18n import Message, msg
+from darkcity.i18n import DEFAULT_LANGUAGE, Message, Translator, as_translator, msg
 from darkcity.narration import render
 from darkcity.night import Card, Event, Gesture, Night, Withdrawal
 
@@ -175,13 +176,13 @@ def _gesture_view(g: Gesture | None, role: Role, *, names: bool) -> GestureView:
     )
 
 
-def _event_view(e: Event, night: Night) -> EventView:
+def _event_view(e: Event, night: Night, t: Translator) -> EventView:
     players = night.players
     return EventView(e.step, e.key, players[e.actor],
-                     players[e.target] if e.target >= 0 else None, render(e, night))
+                     players[e.target] if e.target >= 0 else None, render(e, night, t))
 
 
-def _night_view(rec: NightRecord) -> NightView:
+def _night_view(rec: NightRecord, t: Translator) -> NightView:
     night, res = rec.night, rec.result
     players = night.players
     return NightView(
@@ -195,7 +196,7 @@ def _night_view(rec: NightRecord) -> NightView:
         tuple((p, res.fates[i].value) for i, p in enumerate(players)),
         tuple((p, tuple(sorted(m.value for m in res.marks[i]))) for i, p in enumerate(players)),
         tuple((p, res.xp[i]) for i, p in enumerate(players)),
-        tuple(_event_view(e, night) for e in res.events),
+        tuple(_event_view(e, night, t) for e in res.events),
         res.winner_names,
     )
 
@@ -314,22 +315,30 @@ def decision_from_dict(doc: dict[str, Any]) -> Decision:
     raise bad(msg("unknown decision type {type!r}", type=t))
 
 
-def _history(game: Game, since: int) -> tuple[NightView, ...]:
-    done = game.memo.get("views.history")
+def _history(game: Game, since: int, t: Translator, memo: bool) -> tuple[NightView, ...]:
+    key = "views.history" if t.lang == DEFAULT_LANGUAGE else f"views.history.{t.lang}"
+    done = game.memo.get(key) if memo else None
     if not isinstance(done, list):
         done = []
-        game.memo["views.history"] = done
+        if memo:
+            game.memo[key] = done
     for rec in game.nights[len(done):]:
-        done.append(_night_view(rec))
+        done.append(_night_view(rec, t))
     return tuple(done[max(since, 1) - 1:])
 
 
-def view(game: Game, player: str | None = None, *, since: int = 1) -> View:
+def view(game: Game, player: str | None = None, *, since: int = 1,
+         translate: Callable[[str], str] | None = None) -> View:
     """What ``player`` (None: a spectator) may know about ``game`` right now.
 
     ``history`` holds the finished nights numbered ``since`` and later (all of
     them by default; a server that already sent the earlier ones asks for less).
+    The narration texts (``EventView.text``) are in ``translate``'s language (a
+    :class:`~darkcity.i18n.Translator`, e.g. ``translator("pt")``; English by
+    default).
     """
+    t = as_translator(translate)
+    memo = translate is None or isinstance(translate, Translator)
     if player is not None and player not in game.players:
         raise ValueError(f"{player!r} is not one of the players")
     phase = game.phase
@@ -383,7 +392,7 @@ def view(game: Game, player: str | None = None, *, since: int = 1) -> View:
     narration: tuple[EventView, ...] = ()
     if phase is Phase.ZOMBIE and game.early is not None:
         night = game.early.night
-        narration = tuple(_event_view(e, night) for e in game.early.events)
+        narration = tuple(_event_view(e, night, t) for e in game.early.events)
 
     return View(
         viewer=player,
@@ -402,6 +411,6 @@ def view(game: Game, player: str | None = None, *, since: int = 1) -> View:
         received=received,
         choices=choices,
         narration=narration,
-        history=_history(game, since),
+        history=_history(game, since, t, memo),
         winners=game.winners,
     )
