@@ -73,7 +73,7 @@ class StrongParams:
     min_worlds: int = 6
     max_worlds: int = 40
     withdraw_rate: float = 0.15  # the opponent model's prior: a threatened player withdraws
-    withdraw_margin: float = 0.2  # a full withdrawal must pay by this much
+    withdraw_margin: float = 0.05  # a full withdrawal must pay by this much
     deny: float = 0.6  # weight of the opponents' progress
     draft_worlds: int = 160  # resolutions for a draft pick (0: by the rates alone)
     free_xp: tuple[str, ...] = ()  # trained preference for the free XP row, best first
@@ -82,13 +82,11 @@ class StrongParams:
         return self.rates.get(players) or self.rates.get(6) or DEFAULT_RATES
 
     def to_json(self) -> dict[str, Any]:
+        """The trained part (the knobs above keep their defaults unless a document
+        sets them: :meth:`from_json` reads both)."""
         return {
             "rates": {str(n): {r.key: round(x, 4) for r, x in sorted(t.items())}
                       for n, t in sorted(self.rates.items())},
-            "budget": self.budget, "max_candidates": self.max_candidates,
-            "min_worlds": self.min_worlds, "max_worlds": self.max_worlds,
-            "withdraw_rate": self.withdraw_rate, "withdraw_margin": self.withdraw_margin,
-            "deny": self.deny, "draft_worlds": self.draft_worlds,
             "free_xp": list(self.free_xp),
         }
 
