@@ -105,9 +105,8 @@ def draft_choice(f: Facts, legal: Sequence[Decision], rates: Mapping[Role, float
 
 
 def _death_name(f: Facts, names: Sequence[TakeDeath], rng: random.Random) -> TakeDeath:
-    """Death names the player most likely to be killed: one who drafted late
-    holds what was left (often a Priest-less monster); without better
-    knowledge, a random player."""
+    """Death chooses before looking at the hand, knowing nothing of tonight's
+    cards: any player is as likely to be killed, so a random one."""
     return names[rng.randrange(len(names))]
 
 
