@@ -141,11 +141,12 @@ def first_choice(game: Game) -> None:
     game.apply(game.legal(p)[0])
 
 
-@pytest.mark.parametrize("t", [EN, PT], ids=["en", "pt"])
-@pytest.mark.parametrize("deck,players", [("basic", 4), ("reporter-death-6", 6),
-                                          ("death-alien-7", 7), ("creatures-7", 8),
-                                          ("mummy-voodoo-7", 7)])
-def test_every_screen_renders_at_every_point(t: Any, deck: str, players: int) -> None:
+@pytest.mark.parametrize("deck,players,t", [
+    ("basic", 4, EN), ("basic", 4, PT), ("reporter-death-6", 6, EN),
+    ("death-alien-7", 7, PT), ("creatures-7", 8, EN), ("mummy-voodoo-7", 7, PT)],
+    ids=["basic-en", "basic-pt", "reporter-death-en", "death-alien-pt", "creatures-en",
+         "mummy-voodoo-pt"])
+def test_every_screen_renders_at_every_point(deck: str, players: int, t: Any) -> None:
     names = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana")[:players]
     game = new_game(5, names, deck)
     kinds: set[str] = set()
