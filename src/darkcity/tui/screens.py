@@ -304,6 +304,7 @@ def card_table(cards: Sequence[CardView], v: View, t: Translator, *,
     table.add_column(t(_("Gesture")), ratio=2)
     table.add_column(t(_("Goals")), ratio=3)
     table.add_column(t(_("Combat panel")), ratio=4)
+    first_of: dict[Role, int] = {}
     for i, c in enumerate(cards):
         r = role(c.role)
         name = Text(role_name(r, t), style="bold")
@@ -312,8 +313,13 @@ def card_table(cards: Sequence[CardView], v: View, t: Translator, *,
             name.append(f", {t(EDITION_NAMES[Edition(c.edition)])}, "
                         f"{gender_name(c.gender, t)}", style="dim")
         row: list[RenderableType] = [str(i + 1)] if numbered else []
-        row += [name, initiative(r), gesture_shape(r, t), t(GOALS[r]),
-                Text(panel_text(r, roles, t))]
+        if numbered and r in first_of:  # the same role again: say it once
+            same = Text(t.render(msg("as card {n}", n=first_of[r] + 1)), style="dim")
+            row += [name, initiative(r), same, same, same]
+        else:
+            first_of[r] = i
+            row += [name, initiative(r), gesture_shape(r, t), t(GOALS[r]),
+                    Text(panel_text(r, roles, t))]
         table.add_row(*row)
     return table
 
