@@ -131,6 +131,7 @@ def test_end_of_input_saves_and_exits_cleanly(tmp_path: Path) -> None:
     (["--deck", "creatures-7", "--players", "4"], "presets for 4"),
     (["--humans", "Ana,Ana"], "--humans: two players have the same name"),
     (["--resume", "nowhere.json"], "nowhere.json: No such file"),
+    (["--record", "no/such/dir/g.json"], "--record: no/such/dir/g.json"),
 ])
 def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str],
                                              words: str) -> None:

@@ -105,4 +105,9 @@ def play(
         path = Path(record or DEFAULT_RECORD)
     console = Console(highlight=False)
     session = Session(game, at_keyboard, level, t, Terminal(console, sys.stdin), path)
+    try:
+        session.save()  # at once: a game that cannot be saved is refused before it starts
+    except OSError as e:
+        raise fail(t, msg("--record: {path}: {error}", path=str(path),
+                          error=e.strerror or str(e))) from None
     raise typer.Exit(session.run())

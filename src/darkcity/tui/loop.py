@@ -163,6 +163,15 @@ class Session:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, self.record)
 
+    def autosave(self) -> None:
+        """Save, or say on screen why not (the game goes on)."""
+        try:
+            self.save()
+        except OSError as e:
+            self.term.show(Text(self.t.render(msg(
+                "Could not save the game to {path}: {error}", path=str(self.record),
+                error=e.strerror or str(e))), style="bold red"))
+
     # -- running -------------------------------------------------------------
 
     def run(self) -> int:
@@ -244,7 +253,7 @@ class Session:
         v = self._public_view()
         rec = g.nights[-1]
         texts = [render(e, rec.night, t) for e in rec.result.events]
-        self.save()
+        self.autosave()
         if g.over:
             if self.hotseat:
                 self.term.clear()

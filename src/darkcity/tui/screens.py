@@ -18,7 +18,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -225,42 +225,58 @@ def _seat_label(v: View, i: int, name: str) -> str:
 def seat_circle(v: View, t: Translator, notes: Mapping[str, str] | None = None,
                 width: int = 66) -> RenderableType:
     """The table seen from above: the seats clockwise (each one's left neighbour is
-    the next seat), with a note under each name."""
-    n = len(v.players)
-    height = 13
-    cx, cy, rx, ry = width // 2, 6, width // 2 - 9, 5
-    grid = [[" "] * width for _ in range(height)]
-    styles: list[tuple[int, int, int, str]] = []
+    the next seat), with a note under each name. At most ``width`` columns wide,
+    narrower in a narrower terminal."""
+    return _SeatCircle(v, t, dict(notes or {}), width)
 
-    def put(row: int, col: int, s: str, style: str = "") -> None:
-        col = max(0, min(col, width - len(s)))
-        for k, ch in enumerate(s[: width - col]):
-            grid[row][col + k] = ch
-        if style:
-            styles.append((row, col, col + len(s), style))
 
-    for i, name in enumerate(v.players):
-        a = 2 * math.pi * i / n
-        x = round(cx + rx * math.sin(a))
-        y = round(cy - ry * math.cos(a))
-        label = _seat_label(v, i, name)
-        style = "bold yellow" if name == v.viewer else ("bold" if name in v.winners else "")
-        put(y, x - len(label) // 2, label, style)
-        note = (notes or {}).get(name)
-        if note and y + 1 < height:
-            put(y + 1, x - len(note) // 2, note, "dim")
-    centre = t.render(msg("Night {n}", n=v.night)) if v.night else "·"
-    put(cy, cx - len(centre) // 2, centre, "dim")
-    lines = []
-    for r, row in enumerate(grid):
-        line = Text("".join(row).rstrip())
-        for rr, a0, a1, st in styles:
-            if rr == r:
-                line.stylize(st, a0, a1)
-        lines.append(line)
-    legend = Text(t(_("★ you · ◆ active player (drafts first) · ☠ Death · left neighbour = "
-                      "next seat")), style="dim")
-    return Panel(Group(*lines, legend), title=t(_("The table")), expand=False)
+class _SeatCircle:
+    """Laid out when drawn, for the width the console offers."""
+
+    def __init__(self, v: View, t: Translator, notes: dict[str, str], width: int) -> None:
+        self.v, self.t, self.notes, self.width = v, t, notes, width
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.panel(max(24, min(self.width, options.max_width - 4)))
+
+    def panel(self, width: int) -> Panel:
+        v, t, notes = self.v, self.t, self.notes
+        n = len(v.players)
+        height = 13
+        cx, cy, rx, ry = width // 2, 6, max(4, width // 2 - 9), 5
+        grid = [[" "] * width for _ in range(height)]
+        styles: list[tuple[int, int, int, str]] = []
+
+        def put(row: int, col: int, s: str, style: str = "") -> None:
+            col = max(0, min(col, width - len(s)))
+            for k, ch in enumerate(s[: width - col]):
+                grid[row][col + k] = ch
+            if style:
+                styles.append((row, col, col + len(s), style))
+
+        for i, name in enumerate(v.players):
+            a = 2 * math.pi * i / n
+            x = round(cx + rx * math.sin(a))
+            y = round(cy - ry * math.cos(a))
+            label = _seat_label(v, i, name)
+            style = "bold yellow" if name == v.viewer else (
+                "bold" if name in v.winners else "")
+            put(y, x - len(label) // 2, label, style)
+            note = notes.get(name)
+            if note and y + 1 < height:
+                put(y + 1, x - len(note) // 2, note, "dim")
+        centre = t.render(msg("Night {n}", n=v.night)) if v.night else "·"
+        put(cy, cx - len(centre) // 2, centre, "dim")
+        lines = []
+        for r, row in enumerate(grid):
+            line = Text("".join(row).rstrip())
+            for rr, a0, a1, st in styles:
+                if rr == r:
+                    line.stylize(st, a0, a1)
+            lines.append(line)
+        legend = Text(t(_("★ you · ◆ active player (drafts first) · ☠ Death · left neighbour "
+                          "= next seat")), style="dim")
+        return Panel(Group(*lines, legend), title=t(_("The table")), expand=False)
 
 
 def decided_notes(v: View, t: Translator) -> dict[str, str]:
