@@ -490,6 +490,10 @@ def decision_screen(v: View, t: Translator, texts: Sequence[str] | None = None
         parts.append(card_table([me], v, t, numbered=False, heading=t(_("Your card"))))
     if v.phase in ("withdrawal", "zombie"):
         parts.append(gestures_list(v, t))
+    if v.phase == "withdrawal" and v.choices and not any(
+            c.get("withdrawal") is True for c in v.choices):
+        parts.append(Text(t(_("A Creature proposes to you: you may not withdraw (R-63).")),
+                          style="bold magenta"))
     if v.phase == "zombie":
         parts.append(zombie_narration(v, t, texts))
     return Group(*parts)
