@@ -299,3 +299,15 @@ def test_resume_refuses_bad_files(tmp_path: Path) -> None:
             resume(bad)
     with pytest.raises(ResumeError):
         resume(tmp_path / "missing.json")
+
+
+@pytest.mark.parametrize("level", ["heuristic", "strong"])
+def test_bots_of_the_registry_take_the_other_seats(tmp_path: Path, level: str) -> None:
+    from darkcity.tui.loop import BOT_LEVELS
+
+    assert level in BOT_LEVELS
+    game = new_game(14)
+    Session(game, ("Ana",), level, EN, Scripted(limit=12), tmp_path / "b.json").run()
+    assert game.night >= 2 and any(d.player != "Ana" for d in game.log)
+    assert json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))["terminal"][
+        "bots"] == level
