@@ -88,7 +88,7 @@ def test_a_hotseat_game(tmp_path: Path) -> None:
     out = "".join(log)
     assert "Passe o teclado para Ana — tecle Enter quando Ana estiver pronto" in out
     assert "Passe o teclado para Bia" in out
-    assert "\x1b[2J" in out  # the screen is cleared before a secret screen
+    assert "\x1b[2J" in out and "\x1b[3J" in out  # screen and scrollback cleared
     assert "Vitória: " in out
     doc = json.loads((tmp_path / "h.json").read_text(encoding="utf-8"))
     assert doc["over"] is True and doc["terminal"]["humans"] == ["Ana", "Bia"]

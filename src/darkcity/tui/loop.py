@@ -104,7 +104,11 @@ class Terminal:
             self.console.print(thing)
 
     def clear(self) -> None:
+        """Clear the screen and the scrollback (hot-seat: nothing secret to scroll back to)."""
         self.console.clear()
+        if self.console.is_terminal:
+            self.console.file.write("\x1b[3J")
+            self.console.file.flush()
 
     def ask(self, prompt: str) -> str:
         """One line typed after ``prompt``; ``EOFError`` at the end of the input."""
