@@ -280,10 +280,17 @@ def _narration(result: Any, translate: Translator) -> str:
     return "\n".join(lines)
 
 
-from darkcity import commands_game  # noqa: E402,F401  (registers commands)
-from darkcity import commands_bots  # noqa: E402,F401  (registers commands)
-from darkcity import commands_server  # noqa: E402,F401  (registers serve)
-from darkcity import commands_play  # noqa: E402,F401  (registers commands)
+# The other commands live in their own modules, which register on ``app``.
+from darkcity import (  # noqa: E402
+    commands_bots,  # noqa: F401
+    commands_game,  # noqa: F401
+    commands_play,  # noqa: F401
+    commands_server,  # noqa: F401
+)
+    commands_game,  # noqa: F401  (registers commands)
+    commands_play,  # noqa: F401  (registers commands)
+    commands_server,  # noqa: F401  (registers serve)
+)
 
 
 def main() -> None:
