@@ -287,10 +287,6 @@ from darkcity import (  # noqa: E402
     commands_play,  # noqa: F401
     commands_server,  # noqa: F401
 )
-    commands_game,  # noqa: F401  (registers commands)
-    commands_play,  # noqa: F401  (registers commands)
-    commands_server,  # noqa: F401  (registers serve)
-)
 
 
 def main() -> None:
