@@ -58,7 +58,7 @@ def _register(name: str, params: StrongParams) -> None:
 
 
 def _table(candidate: str, pool: list[str], players: int, rng: random.Random) -> tuple[str, ...]:
-    return (candidate,) + tuple(rng.choice(pool) for _ in range(players - 1))
+    return (candidate, *(rng.choice(pool) for _ in range(players - 1)))
 
 
 def main(argv: list[str] | None = None) -> int:
