@@ -231,7 +231,7 @@ def test_whole_games_never_leak(db: str, clock: Clock) -> None:
             assert c.sent[-1]["type"] == "state" or any(
                 m["type"] == "state" and m["view"]["phase"] == "over" for m in c.sent)
         kinds = {m["type"] for m in t.conns["Bia"].sent or []}
-        assert {"welcome", "lobby", "state", "count", "error"} <= kinds
+        assert {"welcome", "lobby", "state", "count", "error", "progress"} <= kinds
         # the spectator reads Portuguese narration
         spect = [m for m in t.spectator.sent or [] if m["type"] == "state"]
         texts = [e["text"] for m in spect for n in m["view"]["history"] for e in n["events"]]
@@ -397,3 +397,22 @@ def test_removing_a_player_mid_game_hands_the_seat_to_a_bot(db: str, clock: Cloc
 
 def test_room_is_typed_state() -> None:
     assert Room.__slots__  # a plain, slotted state object
+
+
+def test_the_wire_form_of_a_view_is_its_to_dict() -> None:
+    """The server serializes views with orjson, field by field: exactly View.to_dict()."""
+    orjson = pytest.importorskip("orjson")
+    from darkcity.deck import preset
+    from darkcity.game import Game, Phase, Settings
+
+    names = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred")
+    for deck in ("basic", "reporter-death-6", "angel-alien-6"):
+        game = Game(Settings(players=names, deck=preset(deck, 6)), 3)
+        rng = random.Random(2)
+        while game.phase is not Phase.OVER and game.night < 4:
+            for p in game.pending:
+                for q in (None, *names):
+                    v = view(game, q)
+                    assert orjson.loads(orjson.dumps(v)) == v.to_dict()
+                choices = game.legal(p)
+                game.apply(choices[rng.randrange(len(choices))])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Annotated
 
@@ -35,4 +36,6 @@ def serve(
     sys.stderr.write(t.render(msg("darkcity: serving on http://{host}:{port}/ (database: "
                                   "{db})", host=host, port=port, db=config.database)) + "\n")
     uvicorn.run(create_app(config), host=host, port=port, log_level="warning",
-                ws_max_size=16384, ws_ping_interval=20, ws_ping_timeout=20)
+                ws_max_size=16384, ws_ping_interval=20, ws_ping_timeout=20,
+                ws_per_message_deflate=False,  # small messages: compression costs more
+                ws=os.environ.get("DARKCITY_WS_IMPL", "auto"))

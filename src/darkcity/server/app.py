@@ -21,7 +21,7 @@ from darkcity.i18n import Message, msg, negotiate, translator
 from darkcity.server import protocol as p
 from darkcity.server.bots import LEVELS
 from darkcity.server.config import ServerConfig
-from darkcity.server.rooms import PACES, Conn, Refusal, Room, RoomManager
+from darkcity.server.rooms import PACES, Conn, Refusal, Room, RoomManager, plain
 from darkcity.server.storage import Storage
 from darkcity.server.text import catalog
 
@@ -231,6 +231,18 @@ async def _body(request: Request, cfg: ServerConfig) -> bytes:
     return data or b"{}"
 
 
+try:
+    import orjson
+
+    def _dumps(item: dict[str, Any]) -> str:
+        """JSON text; a :class:`~darkcity.views.View` is serialized field by field, as
+        ``View.to_dict`` would give it."""
+        return orjson.dumps(item).decode()
+except ImportError:  # pragma: no cover
+    def _dumps(item: dict[str, Any]) -> str:
+        return json.dumps(plain(item), ensure_ascii=False, separators=(",", ":"))
+
+
 async def _writer(ws: WebSocket, conn: Conn) -> None:
     with contextlib.suppress(Exception):
         while True:
@@ -238,7 +250,7 @@ async def _writer(ws: WebSocket, conn: Conn) -> None:
             if item is None:
                 await ws.close()
                 return
-            await ws.send_text(json.dumps(item, ensure_ascii=False, separators=(",", ":")))
+            await ws.send_text(_dumps(item))
 
 
 async def _serve(ws: WebSocket, room: Room, conn: Conn, cfg: ServerConfig) -> None:

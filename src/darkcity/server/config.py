@@ -39,6 +39,7 @@ class ServerConfig:
     max_rooms: int = 5000  # rooms held in memory at once
     max_connections_per_room: int = 64
     tick_s: float = 0.05  # the clock's resolution (deadlines, bots, counts)
+    coalesce_s: float = 0.01  # changes within this window make one broadcast (acks go first)
     send_queue: int = 256  # messages queued for one slow client before it is dropped
 
     @classmethod

@@ -20,7 +20,7 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from darkcity.bots import Bot
@@ -32,7 +32,7 @@ from darkcity.record import write_record
 from darkcity.server.bots import LEVELS, bot_decision, new_bot
 from darkcity.server.config import ServerConfig
 from darkcity.server.storage import Storage
-from darkcity.views import decision_from_dict, decision_to_dict, view
+from darkcity.views import View, decision_from_dict, decision_to_dict, view
 
 __all__ = ["PACES", "Conn", "Member", "Refusal", "Room", "RoomManager", "check_name"]
 
@@ -87,6 +87,12 @@ class Member:
                 "seat": self.seat}
 
 
+def plain(message: dict[str, Any]) -> dict[str, Any]:
+    """A message as the client receives it (views become plain data)."""
+    v = message.get("view")
+    return {**message, "view": v.to_dict()} if isinstance(v, View) else message
+
+
 class Conn:
     """One open websocket: its reader and its outgoing queue."""
 
@@ -102,7 +108,7 @@ class Conn:
         if self.dropped:
             return
         if self.sent is not None:
-            self.sent.append(message)
+            self.sent.append(plain(message))
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:  # a client that cannot keep up is dropped
@@ -374,6 +380,7 @@ class Room:
             ack(self.seq)
         game.apply(d)
         self.bot_due.pop(d.player, None)
+        self._decider = d.player
         self._advance()
 
     def _advance(self) -> None:
@@ -383,7 +390,7 @@ class Room:
         dp = game.decision_point()
         now = self.clock()
         if dp.id == self.shown_dp:  # someone decided; the point stays open
-            self.broadcast_state()
+            self.broadcast_state(only=self._decider)
             return
         previous = self.shown_dp
         self.shown_dp = dp.id
@@ -414,10 +421,24 @@ class Room:
             self.broadcast_state()
 
     _broadcast_due: bool = False
+    _full: bool = False
+    _changed: set[str] | None = None
+    _decider: str | None = None
 
-    def broadcast_state(self) -> None:
+    def broadcast_state(self, only: str | None = None) -> None:
         """Send every reader its view, soon: acknowledgements go out first, and several
-        changes in one turn of the event loop make one broadcast."""
+        changes within ``coalesce_s`` make one broadcast.
+
+        ``only``: just that player decided and the decision point stays open; the
+        others learn only who has decided (a ``progress`` message, from the public
+        view), the decider gets its whole view.
+        """
+        if only is None:
+            self._full = True
+        else:
+            if self._changed is None:
+                self._changed = set()
+            self._changed.add(only)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no event loop (a test driving a room directly)
@@ -425,12 +446,25 @@ class Room:
             return
         if not self._broadcast_due:
             self._broadcast_due = True
-            loop.call_soon(self._broadcast_now)
+            loop.call_later(self.server.coalesce_s, self._broadcast_now)
 
     def _broadcast_now(self) -> None:
-        self._broadcast_due = False
+        full, changed = self._full, self._changed or set()
+        self._broadcast_due, self._full, self._changed = False, False, None
+        game = self.game
+        if game is None or self.reveal_at is not None or not (full or changed):
+            return
+        progress: dict[str, Any] | None = None
         for c in self.conns:
-            self.send_state(c)
+            if full or self.player_of(c.member) in changed:
+                self.send_state(c)
+                continue
+            if progress is None:  # what everybody may see: the spectator's view
+                pv = view(game, None, since=len(game.nights) + 1)
+                progress = {"type": "progress", "decision_id": pv.decision_id,
+                            "required": pv.required, "pending": pv.pending,
+                            "server_time": self.clock()}
+            c.send(progress)
 
     _last_phase: Phase | None = None
     _last_night: int = 0
@@ -460,6 +494,7 @@ class Room:
                 return
             self.reveal_at = None
             self.broadcast_state()
+            self._broadcast_now()  # the reveal: at once, to everybody
         if self.status != "playing":
             return
         for _round in range(64):  # bounded: a game of bots moves a few steps per tick
@@ -584,8 +619,7 @@ class Room:
         if player is None and seat is not None and self.players:
             player = None  # a seat now played by a bot: its former owner watches
         since = conn.nights_sent + 1
-        v = view(game, player, since=since).to_dict()
-        _localize(v, game, conn.t, since)
+        v = _localize(view(game, player, since=since), game, conn.t)
         conn.nights_sent = len(game.nights)
         conn.send({"type": "state", "view": v, "deadline": self.deadline,
                    "server_time": self.clock(), "counting": self.reveal_at,
@@ -598,17 +632,21 @@ class Room:
         return write_record(self.game)
 
 
-def _localize(v: dict[str, Any], game: Game, t: Translator, since: int) -> None:
-    """Re-render, in the reader's language, the narration lines the view already holds."""
+def _localize(v: View, game: Game, t: Translator) -> View:
+    """The view with the narration lines it holds re-rendered in the reader's language."""
     if t.lang == "en":
-        return
-    for nv in v["history"]:
-        rec = game.nights[nv["number"] - 1]
-        for ev, e in zip(nv["events"], rec.result.events, strict=True):
-            ev["text"] = render(e, rec.night, t)
-    if v["narration"] and game.early is not None:
-        for ev, e in zip(v["narration"], game.early.events, strict=True):
-            ev["text"] = render(e, game.early.night, t)
+        return v
+    history = tuple(
+        replace(nv, events=tuple(
+            replace(ev, text=render(e, rec.night, t))
+            for ev, e in zip(nv.events, rec.result.events, strict=True)))
+        for nv in v.history for rec in (game.nights[nv.number - 1],))
+    narration = v.narration
+    if narration and game.early is not None:
+        early = game.early
+        narration = tuple(replace(ev, text=render(e, early.night, t))
+                          for ev, e in zip(narration, early.events, strict=True))
+    return replace(v, history=history, narration=narration)
 
 
 _ILLEGAL: Final = msg("That decision is not allowed now.")

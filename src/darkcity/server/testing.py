@@ -11,6 +11,7 @@ so tests can check what reached one client. Needs the ``websockets`` package
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -21,6 +22,15 @@ import httpx
 import websockets
 
 __all__ = ["ScriptedPlayer", "create_room", "join_room"]
+
+try:
+    from orjson import loads as _fast_loads
+except ImportError:  # pragma: no cover
+    _fast_loads = None
+
+
+def _loads(raw: str | bytes) -> Any:
+    return _fast_loads(raw) if _fast_loads is not None else json.loads(raw)
 
 
 def create_room(base: str, name: str, **options: Any) -> dict[str, Any]:
@@ -58,54 +68,65 @@ class ScriptedPlayer:
     async def play(self, *, stop: asyncio.Event | None = None, deadline_s: float = 120.0,
                    start: bool = False, stop_after_decisions: int | None = None) -> None:
         """Play until the game is over (or ``stop`` is set, or the time runs out)."""
-        end = time.monotonic() + deadline_s
+        async with websockets.connect(f"{self.ws_base}/ws/{self.code}", max_size=2**22,
+                                      open_timeout=30, compression=None) as ws:
+
+            async def watchdog() -> None:
+                if stop is None:
+                    await asyncio.sleep(deadline_s)
+                else:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(stop.wait(), deadline_s)
+                await ws.close()
+
+            dog = asyncio.create_task(watchdog())
+            try:
+                await self._play(ws, start, stop_after_decisions)
+            except websockets.ConnectionClosed:
+                pass
+            finally:
+                dog.cancel()
+
+    async def _play(self, ws: Any, start: bool, stop_after_decisions: int | None) -> None:
         decided_at = -1
         sent: dict[str, float] = {}
         made = 0
-        async with websockets.connect(f"{self.ws_base}/ws/{self.code}", max_size=2**22,
-                                      open_timeout=20) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": self.token}))
-            if start:
-                await ws.send(json.dumps({"type": "start"}))
-            while not self.over and time.monotonic() < end:
-                if stop is not None and stop.is_set():
-                    return
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
-                except TimeoutError:
-                    continue
-                m = json.loads(raw)
-                self.received += 1
-                if self.keep:
-                    self.messages.append(m)
-                kind = m.get("type")
-                if kind == "ack":
-                    t0 = sent.pop(str(m.get("ref")), None)
-                    if t0 is not None:
-                        self.latencies.append(time.perf_counter() - t0)
-                    continue
-                if kind == "error":
-                    self.errors.append(m)
-                    decided_at = -1 if m.get("code") in ("counting", "late") else decided_at
-                    continue
-                if kind != "state":
-                    continue
-                v = m["view"]
-                self.view = v
-                if v["phase"] == "over":
-                    self.over = True
-                    return
-                if not v["choices"] or v["decision_id"] == decided_at:
-                    continue
-                if stop_after_decisions is not None and made >= stop_after_decisions:
-                    return
-                if self.think_s[1] > 0:
-                    await asyncio.sleep(self.rng.uniform(*self.think_s))
-                choice = dict(self.rng.choice(v["choices"]))
-                choice.pop("player", None)
-                ref = f"{self.code}:{v['decision_id']}:{made}"
-                sent[ref] = time.perf_counter()
-                decided_at = v["decision_id"]
-                made += 1
-                await ws.send(json.dumps({"type": "decide", "at": v["decision_id"],
-                                          "decision": choice, "ref": ref}))
+        await ws.send(json.dumps({"type": "hello", "token": self.token}))
+        if start:
+            await ws.send(json.dumps({"type": "start"}))
+        async for raw in ws:
+            m = _loads(raw)
+            self.received += 1
+            if self.keep:
+                self.messages.append(m)
+            kind = m.get("type")
+            if kind == "ack":
+                t0 = sent.pop(str(m.get("ref")), None)
+                if t0 is not None:
+                    self.latencies.append(time.perf_counter() - t0)
+                continue
+            if kind == "error":
+                self.errors.append(m)
+                decided_at = -1 if m.get("code") in ("counting", "late") else decided_at
+                continue
+            if kind != "state":
+                continue
+            v = m["view"]
+            self.view = v
+            if v["phase"] == "over":
+                self.over = True
+                return
+            if not v["choices"] or v["decision_id"] == decided_at:
+                continue
+            if stop_after_decisions is not None and made >= stop_after_decisions:
+                return
+            if self.think_s[1] > 0:
+                await asyncio.sleep(self.rng.uniform(*self.think_s))
+            choice = dict(self.rng.choice(v["choices"]))
+            choice.pop("player", None)
+            ref = f"{self.code}:{v['decision_id']}:{made}"
+            sent[ref] = time.perf_counter()
+            decided_at = v["decision_id"]
+            made += 1
+            await ws.send(json.dumps({"type": "decide", "at": v["decision_id"],
+                                      "decision": choice, "ref": ref}))
