@@ -23,14 +23,12 @@ import websockets
 
 __all__ = ["ScriptedPlayer", "create_room", "join_room"]
 
-try:
-    from orjson import loads as _fast_loads
-except ImportError:  # pragma: no cover
-    _fast_loads = None
-
-
 def _loads(raw: str | bytes) -> Any:
-    return _fast_loads(raw) if _fast_loads is not None else json.loads(raw)
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover
+        return json.loads(raw)
+    return orjson.loads(raw)
 
 
 def create_room(base: str, name: str, **options: Any) -> dict[str, Any]:
