@@ -150,3 +150,17 @@ def test_kill_9_mid_game_then_resume(server: Server) -> None:
             text = json.dumps(m)
             assert str(seed) not in text and token not in text
             assert not {k for k, _v in _walk(m)} & FORBIDDEN_KEYS
+
+
+def test_the_load_benchmark_runs_small(tmp_path: Path) -> None:
+    """benchmarks/bench_server_load.py, two rooms for a few seconds: it reports figures."""
+    from .conftest import ROOT
+
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_server_load.py"), "--clients", "12",
+         "--duration", "4", "--think-min", "0.05", "--think-max", "0.2", "--json"],
+        capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out["clients"] == 12 and out["decisions"] > 10 and out["errors"] == 0
+    assert out["p50_ms"] > 0 and out["messages_per_s"] > 0
