@@ -20,7 +20,7 @@ pytest.importorskip("sqlalchemy")
 
 from darkcity.server.config import ServerConfig
 from darkcity.server.protocol import CreateRoom
-from darkcity.server.rooms import Conn, Refusal, Room, RoomManager
+from darkcity.server.rooms import Conn, Refusal, Room, RoomManager, _localize
 from darkcity.server.storage import Storage
 from darkcity.views import view
 
@@ -237,6 +237,50 @@ def test_whole_games_never_leak(db: str, clock: Clock) -> None:
         texts = [e["text"] for m in spect for n in m["view"]["history"] for e in n["events"]]
         assert texts and any("Burgomestre" in x or "elimina" in x or "noite" in x.lower() or
                              x for x in texts)
+
+
+def client_model(messages: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """What a browser holds after these messages (as app.js keeps it): the last state,
+    its history accumulated, patched by ``progress`` messages."""
+    model: dict[str, Any] | None = None
+    history: list[dict[str, Any]] = []
+    for m in messages:
+        if m["type"] == "state":
+            v = json.loads(json.dumps(m["view"]))
+            if v["history"]:
+                history = history[:v["history"][0]["number"] - 1] + v["history"]
+            v["history"] = list(history)
+            model = v
+        elif m["type"] == "progress" and model is not None:
+            if "deadline" in m:
+                model["decision_id"] = m["decision_id"]
+            if model["decision_id"] != m["decision_id"]:
+                continue
+            model["required"], model["pending"] = list(m["required"]), list(m["pending"])
+            for seat in model["seats"]:
+                seat["decided"] = (seat["name"] not in m["pending"]
+                                   if seat["name"] in m["required"] else None)
+    return model
+
+
+def test_what_a_client_holds_is_always_its_view(db: str, clock: Clock) -> None:
+    """States, then progress messages patching them, always add up to the reader's view."""
+    t = Table(db, clock, deck="reporter-death-6")
+    room = t.room
+    room.start(t.members["Ana"])
+    game = room.game
+    assert game is not None
+    checked = 0
+    while t.step():
+        if room.reveal_at is not None:
+            continue
+        for reader, c in t.all_conns:
+            expected = json.loads(json.dumps(_localize(view(game, reader), game, c.t).to_dict()))
+            assert client_model(c.sent or []) == expected, (reader, game.phase)
+            checked += 1
+    assert checked > 100
+    progress = [m for m in t.conns["Bia"].sent or [] if m["type"] == "progress"]
+    assert any("deadline" in m for m in progress)  # the draft moves on without full views
 
 
 def test_the_count_holds_the_reveal_then_shows_everything_at_once(db: str, clock: Clock) -> None:

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from darkcity.bots import Bot
 from darkcity.deck import Deck, DeckError, parse_card, preset, presets_for
-from darkcity.game import Game, IllegalDecision, Phase, Settings, bot_rng
+from darkcity.game import Game, IllegalDecision, Phase, Settings, TakeDeath, bot_rng
 from darkcity.i18n import Message, Translator, msg, translator
 from darkcity.narration import render
 from darkcity.record import write_record
@@ -395,6 +395,11 @@ class Room:
         previous = self.shown_dp
         self.shown_dp = dp.id
         counted = previous >= 0 and self._last_phase in _COUNTED
+        # One pick of the draft to the next: only the picker and the next chooser see
+        # more than who decides now (Death taken lies face up: everybody's view changes).
+        quiet = (previous >= 0 and self._last_phase is Phase.DRAFT and dp.phase is Phase.DRAFT
+                 and game.night == self._last_night and bool(game.log)
+                 and not isinstance(game.log[-1], TakeDeath))
         self._last_phase = dp.phase
         self._last_night = game.night
         start = now
@@ -418,20 +423,26 @@ class Room:
             self.storage.save_room(self.code, deadline=(self.deadline, dp.id))
         self._schedule_bots(start)
         if self.reveal_at is None:
-            self.broadcast_state()
+            if quiet and self._decider is not None:
+                self.broadcast_state(only=self._decider, also=dp.pending, point=True)
+            else:
+                self.broadcast_state()
 
     _broadcast_due: bool = False
     _full: bool = False
     _changed: set[str] | None = None
     _decider: str | None = None
+    _point: bool = False
 
-    def broadcast_state(self, only: str | None = None) -> None:
+    def broadcast_state(self, only: str | None = None, also: tuple[str, ...] = (),
+                        point: bool = False) -> None:
         """Send every reader its view, soon: acknowledgements go out first, and several
         changes within ``coalesce_s`` make one broadcast.
 
-        ``only``: just that player decided and the decision point stays open; the
-        others learn only who has decided (a ``progress`` message, from the public
-        view), the decider gets its whole view.
+        ``only``: just that player decided (and the players in ``also`` are asked
+        next); the others' views changed only in who decides: they get a
+        ``progress`` message from the public view (with the new decision point and
+        its deadline when ``point``), the others their whole view.
         """
         if only is None:
             self._full = True
@@ -439,6 +450,8 @@ class Room:
             if self._changed is None:
                 self._changed = set()
             self._changed.add(only)
+            self._changed.update(also)
+            self._point = self._point or point
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no event loop (a test driving a room directly)
@@ -449,8 +462,8 @@ class Room:
             loop.call_later(self.server.coalesce_s, self._broadcast_now)
 
     def _broadcast_now(self) -> None:
-        full, changed = self._full, self._changed or set()
-        self._broadcast_due, self._full, self._changed = False, False, None
+        full, changed, point = self._full, self._changed or set(), self._point
+        self._broadcast_due, self._full, self._changed, self._point = False, False, None, False
         game = self.game
         if game is None or self.reveal_at is not None or not (full or changed):
             return
@@ -464,6 +477,8 @@ class Room:
                 progress = {"type": "progress", "decision_id": pv.decision_id,
                             "required": pv.required, "pending": pv.pending,
                             "server_time": self.clock()}
+                if point:
+                    progress["deadline"] = self.deadline
             c.send(progress)
 
     _last_phase: Phase | None = None

@@ -197,10 +197,12 @@ function onMessage(m) {
       if (!S.view || S.view.decision_id !== m.view.decision_id) { S.filter = []; S.shows = null; }
       S.view = m.view; S.deadline = m.deadline; S.counting = null; S.pending = false;
       break;
-    case "progress":  // who has decided (never what): the public part of the view
-      if (!S.view || S.view.decision_id !== m.decision_id) return;
-      S.view.pending = m.pending;
-      for (const seat of S.view.seats) if (m.required.includes(seat.name)) seat.decided = !m.pending.includes(seat.name);
+    case "progress":  // who decides and who has decided (never what): the public view
+      if (!S.view) return;
+      if ("deadline" in m) { S.view.decision_id = m.decision_id; S.deadline = m.deadline; }
+      if (S.view.decision_id !== m.decision_id) return;
+      S.view.required = m.required; S.view.pending = m.pending;
+      for (const seat of S.view.seats) seat.decided = m.required.includes(seat.name) ? !m.pending.includes(seat.name) : null;
       break;
     case "count": S.counting = m; runCount(m); return;
     case "ack": S.pending = false; S.acked = S.view && S.view.decision_id; break;
