@@ -330,4 +330,7 @@ def _handle(room: Room, conn: Conn, text: str, greeted: bool) -> bool:
             room.start(conn.member)
     except Refusal as e:
         conn.error(e.code, e.message, ref)
+    except Exception:  # a bug must not cost the player the connection, nor leak a trace
+        log.exception("message refused by an internal error")
+        conn.error("internal", msg("Something went wrong."), ref)
     return greeted
