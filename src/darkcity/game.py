@@ -395,6 +395,7 @@ class Game:
         self._legal_cache: dict[str, tuple[Decision, ...]] = {}
         self._held: dict[str, str] = {}
         self._plain_withdrawals: dict[tuple[str, bool], tuple[Decision, ...]] = {}
+        self._draft_picks: dict[tuple[str, Card], DraftPick] = {}
         self._bare: Night | None = None
         for p, r in settings.free_xp.items():
             self.free_xp[p] = r
@@ -663,7 +664,13 @@ class Game:
     def _legal_draft(self, p: str) -> tuple[Decision, ...]:
         if not self.may_look:
             return tuple([TakeDeath(p, q) for q in self.players if q != p] + [LookAtHand(p)])
-        out: list[Decision] = [DraftPick(p, c) for c in self._hand]
+        picks = self._draft_picks  # the same card to the same player: one value per game
+        out: list[Decision] = []
+        for c in self._hand:
+            d = picks.get((p, c))
+            if d is None:
+                d = picks[(p, c)] = DraftPick(p, c)
+            out.append(d)
         if self.choosing_last:
             out.append(FaceDownPick(p))
         return tuple(out)
