@@ -12,11 +12,12 @@ each reader; :func:`render` is its text in one language.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Final
 
 from darkcity.cast import Role
-from darkcity.i18n import Message, Term, _, as_translator
+from darkcity.i18n import Message, Term, Translator, _, as_translator
 from darkcity.night import Event, Night
 from darkcity.terms import GENDER_NAMES, ROLE_TERMS, role_term
 
@@ -154,6 +155,35 @@ def render_all(
     t = as_translator(translate)
     players = night.players
     cards = night.cards
-    terms = [role_term(cards[p].role) for p in players]
-    fmt = t.format
-    return [fmt(MESSAGES[e.key], _params(e, night, players, terms)) for e in events]
+    roles = [cards[p].role for p in players]
+    out = []
+    for e in events:
+        if e.key == "proposal-wrong-gender":  # reads the gesture: not memoized
+            terms = [role_term(r) for r in roles]
+            out.append(t.format(MESSAGES[e.key], _params(e, night, players, terms)))
+            continue
+        x = e.target
+        out.append(_sentence(t, e.key, players[e.actor], roles[e.actor],
+                             players[x] if x >= 0 else None, roles[x] if x >= 0 else None,
+                             players[e.other] if e.key == "zombie-switches" else e.other))
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _sentence(t: Translator, key: str, actor: str, role: Role, target: str | None,
+              target_role: Role | None, other: int | str) -> str:
+    """One sentence from its parts: a pure function, memoized because a simulation
+    narrates the same few sentences between the same few names over and over."""
+    params: dict[str, object] = {"actor": actor, "role": role_term(role)}
+    if target is not None and target_role is not None:
+        params["target"] = target
+        params["target_role"] = role_term(target_role)
+    if key == "devil-reveals":
+        params["shown"] = role_term(Role(int(other)))
+    elif key == "alien-finds-none":
+        params["kind"] = role_term(Role(int(other))) if other != -1 else _UNKNOWN
+    elif key == "zombie-switches":
+        params["other"] = other
+    elif key == "xp":
+        params["xp"] = other
+    return t.format(MESSAGES[key], params)
