@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -132,6 +133,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.clients < ROOM:
         raise SystemExit("--clients: at least one room of 6")
+    gc.freeze()
+    gc.set_threshold(20000, 20, 20)
     with contextlib.suppress(ImportError):
         import uvloop
 
