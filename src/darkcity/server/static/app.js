@@ -204,7 +204,7 @@ function onMessage(m) {
       S.view.required = m.required; S.view.pending = m.pending;
       for (const seat of S.view.seats) seat.decided = m.required.includes(seat.name) ? !m.pending.includes(seat.name) : null;
       break;
-    case "count": S.counting = m; runCount(m); return;
+    case "count": S.counting = m; render(); runCount(m); return;
     case "ack": S.pending = false; S.acked = S.view && S.view.decision_id; break;
     case "notice": S.notices.push(m.message); toast(m.message, "notice"); break;
     case "error":
@@ -220,13 +220,18 @@ function onMessage(m) {
 // ---------------------------------------------------------------- the Mayor's count
 function runCount(m) {
   const words = [t("1"), t("2"), t("3"), t("Now!")];
-  const box = $("#count");
-  if (!box) return;
+  S.countWord = null;
   words.forEach((w, i) => {
     const at = (m.start + i * m.beat - now()) * 1000;
-    setTimeout(() => { box.textContent = w; box.classList.add("on"); }, Math.max(0, at));
+    setTimeout(() => { S.countWord = w; showCount(); }, Math.max(0, at));
   });
-  setTimeout(() => box.classList.remove("on"), Math.max(0, (m.start + m.beats * m.beat - now()) * 1000) + 400);
+  setTimeout(() => { S.countWord = null; showCount(); }, Math.max(0, (m.start + m.beats * m.beat - now()) * 1000) + 400);
+}
+function showCount() {
+  const box = $("#count");  // looked up each beat: the page may have been drawn again
+  if (!box) return;
+  box.textContent = S.countWord || "";
+  box.classList.toggle("on", !!S.countWord);
 }
 
 function tickClock() {
@@ -406,7 +411,7 @@ function tableView() {
   const center = el("div", { class: "center" },
     el("div", { class: "phase", "data-testid": "phase", "data-phase": V.phase, text: phaseText }),
     el("div", { id: "countdown", "data-testid": "countdown" }),
-    el("div", { id: "count", class: "count", "aria-live": "assertive" }),
+    el("div", { id: "count", class: `count ${S.countWord ? "on" : ""}`, "aria-live": "assertive", text: S.countWord || "" }),
     arrowsLabel ? el("div", { class: "muted", text: arrowsLabel }) : null);
   const panels = [decisionPanel(), yourCard(), narrationPanel(), journalPanel(), V.phase === "over" ? endPanel() : null, noticesPanel()];
   return el("div", { class: "game" }, el("div", { class: "tablewrap" }, circle(seats, center, arrows)), el("div", { class: "panels" }, panels));
@@ -447,7 +452,7 @@ function choiceText(c) {
 }
 
 function decide(c) {
-  if (S.pending) return;
+  if (S.pending || S.counting) return;
   S.pending = true;
   const decision = Object.assign({}, c);
   delete decision.player;
@@ -483,7 +488,7 @@ function decisionPanel() {
   if (targetsOf(choices).size) box.append(el("p", { class: "muted", text: S.filter.length ? t("Chosen: {names} (click a seat again to clear)", { names: S.filter.join(", ") }) : t("Click seats on the table to choose your targets.") }));
   const max = 40;
   box.append(el("div", { class: "choices" }, list.slice(0, max).map((c, k) =>
-    el("button", { class: c.type === "draft-pick" ? "cardpick" : "choice", "data-testid": `choice-${k}`, disabled: S.pending, text: choiceText(c), onclick: () => decide(c) }))));
+    el("button", { class: c.type === "draft-pick" ? "cardpick" : "choice", "data-testid": `choice-${k}`, disabled: S.pending || !!S.counting, text: choiceText(c), onclick: () => decide(c) }))));
   if (list.length > max) box.append(el("p", { class: "muted", text: t("Click seats to narrow the choice.") }));
   return box;
 }
