@@ -59,8 +59,10 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium_path: str) -> Iterator[Any]:
+    # Module scope: Playwright's sync API runs an event loop in this thread until it
+    # stops, and later tests of the session call asyncio.run() themselves.
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
