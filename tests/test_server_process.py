@@ -120,7 +120,15 @@ def test_kill_9_mid_game_then_resume(server: Server) -> None:
 
     before = asyncio.run(setup_and_play_partway())
     assert all(not p.over for p in before)
-    time.sleep(1.0)  # the bots finish what they can; the table waits for the people
+    # The bots finish what they can; the table then waits for the people alone, so
+    # nothing changes between the snapshot and the kill.
+    humans = {"Ana", "Bia", "Caio", "Duda"}
+    for _ in range(100):
+        snap = asyncio.run(_snapshot(server, code))
+        if set(snap["view"].get("pending", ())) <= humans:
+            break
+        time.sleep(0.1)
+    time.sleep(0.5)
     snap = asyncio.run(_snapshot(server, code))
     assert snap["view"]["phase"] != "over"
     server.kill9()
