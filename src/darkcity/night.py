@@ -257,11 +257,14 @@ def default_journal_roles(night: Night) -> tuple[Role, ...]:
     return MAIN_CAST + tuple([r for r in SPECIAL_CAST if present[r]])
 
 
-def possible_cast(night: Night) -> frozenset[Role]:
-    """Main cast plus special roles in the cards or on the sheet (spec: ``kind``)."""
+def possible_cast(night: Night, sheet: tuple[Role, ...] | None = None) -> frozenset[Role]:
+    """Main cast plus special roles in the cards or on the sheet (spec: ``kind``).
+
+    ``sheet``: the night's journal sheet, when the caller has it already.
+    """
     roles = set(MAIN_CAST)
-    roles.update(c.role for c in night.cards.values())
-    roles.update(night.sheet())
+    roles.update([c.role for c in night.cards.values()])
+    roles.update(night.sheet() if sheet is None else sheet)
     return frozenset(roles)
 
 

@@ -22,6 +22,8 @@ from darkcity.terms import EDITION_NAMES, GENDER_NAMES, role_term
 
 __all__ = ["validate"]
 
+_SPECS = tuple(CAST[r] for r in Role)  # indexed by role: no mapping-proxy lookup per card
+
 
 def _err(field: str, message: Message, player: str | None = None) -> RoundError:
     return RoundError(field, message, player)
@@ -61,7 +63,7 @@ def validate(night: Night) -> None:
     _validate_cards(night)
     sheet = night.sheet()
     _validate_sheet(night, sheet)
-    cast = possible_cast(night)
+    cast = possible_cast(night, sheet)
     _validate_gestures(night, cast)
     _validate_withdrawals(night)
     _validate_zombie_targets(night)
@@ -75,8 +77,8 @@ def _validate_cards(night: Night) -> None:
     special = None
     for p in players:
         c = cards[p]
-        spec = CAST[c.role]
-        where = f"cards.{p}"
+        spec = _SPECS[c.role]
+        where = f"cards.{p}"  # (cheap next to the checks; only errors read it)
         if spec.special and c.edition is not Edition.BASIC:
             raise _err(f"{where}.edition", msg("{role:the} has no advanced edition",
                                                  role=role_term(c.role)), p)
@@ -174,7 +176,7 @@ def _validate_gestures(night: Night, cast: frozenset[Role]) -> None:
                                                  role=role_term(shown)), p)
             if shown not in cast:
                 raise _err(f"{where}.shows", _not_in_cast(shown), p)
-        shape = CAST[shown].gesture
+        shape = _SPECS[shown].gesture
         reach = shape.reach
         if g is None:
             if reach in (Reach.NOBODY, Reach.BOTH_NEIGHBOURS):
