@@ -13,21 +13,21 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
-from darkcity.bots import BOTS, bot_names
 from darkcity.cli import LangOption, app, fail, reader
 from darkcity.deck import DeckError, presets_for
 from darkcity.i18n import _, msg
-from darkcity.sim import SimConfig, default_workers, parse_bots, run, summarize, write_report
 
 __all__ = ["bots_command", "simulate"]
 
 
 @app.command("bots", help=_("List the bots that can play (darkcity simulate --bots)."))
 def bots_command(lang: LangOption = None) -> None:
+    from rich.console import Console  # here, not at the top: other commands start faster
+    from rich.table import Table
+
+    from darkcity.bots import BOTS, bot_names
+
     t = reader(lang)
     table = Table(t(_("Bot")), t(_("Plays")))
     for name in bot_names():
@@ -55,6 +55,19 @@ def simulate(
     progress: Annotated[bool, typer.Option(help=_("Show a progress bar."))] = True,
     lang: LangOption = None,
 ) -> None:
+    # here, not at the top: the other darkcity commands start faster without them
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+    from rich.table import Table
+
+    from darkcity.sim import SimConfig, default_workers, parse_bots, run, summarize, write_report
+
     t = reader(lang)
     if not 4 <= players <= 8:
         raise fail(t, msg("--players: 4 to 8, not {n}", n=players))
