@@ -16,7 +16,7 @@ import typer
 
 from darkcity.cli import LangOption, app, fail, reader
 from darkcity.deck import DeckError, presets_for
-from darkcity.i18n import _, msg
+from darkcity.i18n import _, error_message, msg
 
 __all__ = ["bots_command", "simulate"]
 
@@ -84,7 +84,8 @@ def simulate(
     try:
         cfg = SimConfig(players=players, bots=names, games=games, seed=s, deck=deck)
     except DeckError as e:
-        raise fail(t, msg("--deck: {error} (presets for {n}: {presets})", error=str(e),
+        raise fail(t, msg("--deck: {error} (presets for {n}: {presets})",
+                          error=error_message(e),
                           n=players, presets=", ".join(presets_for(players)))) from None
     n_workers = workers if workers > 0 else default_workers()
     started = time.perf_counter()

@@ -100,7 +100,7 @@ def play(
         except DeckError as e:
             hint = ", ".join(presets_for(n))
             raise fail(t, msg("{field}: {reason} (presets for {n}: {hint})", field=e.field,
-                              reason=e.reason, n=n, hint=hint)) from None
+                              reason=e.message, n=n, hint=hint)) from None
         level = bots or "heuristic"
         path = Path(record or DEFAULT_RECORD)
     console = Console(highlight=False)

@@ -47,6 +47,7 @@ __all__ = [
     "_",
     "as_translator",
     "english",
+    "error_message",
     "language_from_environment",
     "msg",
     "msgn",
@@ -152,6 +153,22 @@ class Message:
 def msg(msgid: str, /, **params: object) -> Message:
     """A translatable message: ``msg("{p} sits twice", p=name)``."""
     return Message(msgid, params)
+
+
+def error_message(error: BaseException) -> Message:
+    """What an error of darkcity says, as a message (``field: reason`` when it has a field).
+
+    darkcity's errors (:class:`~darkcity.night.RoundError`, ``DeckError``,
+    ``RecordError``, ``IllegalDecision``) carry a :class:`Message`; any other
+    exception is shown as its text.
+    """
+    message = getattr(error, "message", None)
+    if not isinstance(message, Message):
+        return Message(str(error))
+    field = getattr(error, "field", None)
+    if isinstance(field, str) and field:
+        return msg("{field}: {reason}", field=field, reason=message)
+    return message
 
 
 def msgn(singular: str, plural: str, n: int, /, **params: object) -> Message:

@@ -26,7 +26,7 @@ from typing import Any, Final
 from darkcity.bots import Bot
 from darkcity.deck import Deck, DeckError, parse_card, preset, presets_for
 from darkcity.game import Game, IllegalDecision, Phase, Settings, TakeDeath, bot_rng
-from darkcity.i18n import Message, Translator, msg, translator
+from darkcity.i18n import Message, Translator, error_message, msg, translator
 from darkcity.narration import render
 from darkcity.record import write_record
 from darkcity.server.bots import LEVELS, bot_decision, new_bot
@@ -330,7 +330,7 @@ class Room:
             game = Game(Settings(players=players, deck=deck), 0)
         except DeckError as e:
             raise Refusal("bad-deck", msg("The deck cannot be played: {reason}",
-                                          reason=str(e))) from None
+                                          reason=error_message(e))) from None
         self.seed = secrets.token_hex(16)
         self.players = players
         self.game = Game(game.settings, self.seed)
@@ -710,8 +710,8 @@ class RoomManager:
         except (DeckError, ValueError) as e:
             hint = ", ".join(presets_for(body.players))
             raise Refusal("bad-deck", msg("The deck cannot be played: {reason} (presets for "
-                                          "{n}: {presets})", reason=str(e), n=body.players,
-                                          presets=hint)) from None
+                                          "{n}: {presets})", reason=error_message(e),
+                                          n=body.players, presets=hint)) from None
         config = RoomConfig(
             body.players, deck_name, cards, body.pace,
             body.decide_s if body.decide_s is not None else decide,

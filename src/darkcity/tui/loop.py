@@ -31,7 +31,7 @@ from rich.text import Text
 
 from darkcity.bots import Bot, Observation, bot_names, make_bot
 from darkcity.game import Decision, Game, IllegalDecision, Phase, bot_rng
-from darkcity.i18n import Message, Translator, msg
+from darkcity.i18n import Message, Translator, error_message, msg
 from darkcity.narration import render
 from darkcity.record import RecordError, replay, settings_from_record, write_record
 from darkcity.tui import screens
@@ -301,7 +301,7 @@ class Session:
         try:
             g.do(decision_from_dict(choice))
         except (IllegalDecision, ValueError) as e:  # never expected: only legal choices
-            self.term.show(Text(str(e), style="red"))
+            self.term.show(Text(self.t.render(error_message(e)), style="red"))
             return
         bare = {k: x for k, x in choice.items() if k != "at"}
         index = next((i for i, c in enumerate(v.choices) if c == bare), 0)
@@ -363,7 +363,8 @@ def resume(path: Path, read: Callable[[Path], str] | None = None) -> Resumed:
     try:
         settings, seed = settings_from_record(doc)
     except RecordError as e:
-        raise ResumeError(msg("{path}: {error}", path=str(path), error=str(e))) from None
+        raise ResumeError(msg("{path}: {error}", path=str(path),
+                              error=error_message(e))) from None
     term = doc.get("terminal") if isinstance(doc, dict) else None
     humans: tuple[str, ...] = ()
     bots = lang = None
@@ -374,7 +375,8 @@ def resume(path: Path, read: Callable[[Path], str] | None = None) -> Resumed:
                 game.do(decision_from_dict(d))
             except (IllegalDecision, ValueError, TypeError) as e:
                 raise ResumeError(msg("{path}: decision {n} of the log: {error}",
-                                      path=str(path), n=i + 1, error=str(e))) from None
+                                      path=str(path), n=i + 1,
+                                      error=error_message(e))) from None
         h = term.get("humans")
         if isinstance(h, list) and all(isinstance(x, str) and x in game.players for x in h):
             humans = tuple(h)
