@@ -142,9 +142,11 @@ def test_four_browsers_and_two_bots_play_to_victory(browser: Any, server: Server
             for p in pages.values():  # every page reconnects by itself
                 p.wait_for_selector(".dot.on", timeout=20000)
             killed = True
-        for p in pages.values():
+        for name, p in pages.items():
+            if name == "Caio" and not reloaded and phase(p) == "gesture":
+                continue  # Caio keeps his gesture for after the reload (above)
             click_something(p, rng)
-    assert reloaded and killed
+    assert reloaded and killed, (reloaded, killed, shots)
     assert "over" in shots, shots
     assert {"setup", "draft", "gesture", "withdrawal"} <= shots
     victory = bia.locator("[data-testid=victory]")
