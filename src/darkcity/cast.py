@@ -178,42 +178,48 @@ def _spec(
 
 M, G = Class.MONSTER, Class.GUARDIAN
 
+
+def _(message: str) -> str:
+    """Marks the goals for translation (Babel extracts ``_("...")``); the faces
+    translate ``RoleSpec.goals`` when they show it."""
+    return message
+
 #: The fifteen roles (PT "Papéis"; "Elenco especial").
 CAST: Final[MappingProxyType[Role, RoleSpec]] = MappingProxyType(
     {
         s.role: s
         for s in (
-            _spec(Role.DEVIL, M, "1", _FM, _NONE, "Survive and make a monster or guardian "
-                  "withdraw; advanced: survive and damn a soul to Hell.", special=False,
+            _spec(Role.DEVIL, M, "1", _FM, _NONE, _("Survive and make a monster or guardian "
+                  "withdraw; advanced: survive and damn a soul to Hell."), special=False,
                   max_cards=2),
-            _spec(Role.VAMPIRE, M, "2", _FM, _ONE, "Survive and kill a monster or guardian.",
+            _spec(Role.VAMPIRE, M, "2", _FM, _ONE, _("Survive and kill a monster or guardian."),
                   special=False, max_cards=2),
-            _spec(Role.WEREWOLF, M, "3", _FM, _ONE, "Survive and kill a monster or guardian.",
+            _spec(Role.WEREWOLF, M, "3", _FM, _ONE, _("Survive and kill a monster or guardian."),
                   special=False, max_cards=2),
             _spec(Role.ZOMBIE, M, "4", _FM, GestureShape(Reach.NEIGHBOUR, 1),
-                  "Survive and kill a monster or guardian.", special=False, max_cards=2),
+                  _("Survive and kill a monster or guardian."), special=False, max_cards=2),
             _spec(Role.HUNTER, G, "5", _FM, GestureShape(Reach.ANYONE, 2),
-                  "Survive and kill at least one monster (no XP if it kills a guardian).",
+                  _("Survive and kill at least one monster (no XP if it kills a guardian)."),
                   special=False, max_cards=2),
-            _spec(Role.PRIEST, G, None, _FM, _NONE, "Survive.", special=False, max_cards=2),
+            _spec(Role.PRIEST, G, None, _FM, _NONE, _("Survive."), special=False, max_cards=2),
             _spec(Role.ANGEL, G, "1+", _N, _ONE,
-                  "Survive and kill a monster, or survive and exorcise the Demoniac."),
+                  _("Survive and kill a monster, or survive and exorcise the Demoniac.")),
             _spec(Role.ALIEN, M, "6", _N, GestureShape(Reach.KIND),
-                  "Survive and abduct one or two monsters or guardians (1 XP each)."),
+                  _("Survive and abduct one or two monsters or guardians (1 XP each).")),
             _spec(Role.NECROMANCER, M, "7", _M, GestureShape(Reach.BOTH_NEIGHBOURS, 2),
-                  "Survive and create an undead servant."),
+                  _("Survive and create an undead servant.")),
             _spec(Role.CREATURE, M, "8", _FM, GestureShape(Reach.NEIGHBOUR, 1, seeks=True),
-                  "Survive and marry a monster or guardian of the chosen gender.",
+                  _("Survive and marry a monster or guardian of the chosen gender."),
                   tough=True, max_cards=2),
-            _spec(Role.MUMMY, M, None, _M, _NONE, "Survive and awaken: one hit, and only one.",
+            _spec(Role.MUMMY, M, None, _M, _NONE, _("Survive and awaken: one hit, and only one."),
                   tough=True),
             _spec(Role.DEMONIAC, G, None, _F, _NONE,
-                  "Get killed by a monster or Hunter; or survive after being exorcised."),
+                  _("Get killed by a monster or Hunter; or survive after being exorcised.")),
             _spec(Role.REPORTER, G, None, _M, GestureShape(Reach.ANYONE, 2),
-                  "Survive and take a picture of at least one living monster."),
-            _spec(Role.VOODOOIST, G, None, _F, GestureShape(Reach.KIND), "Survive."),
+                  _("Survive and take a picture of at least one living monster.")),
+            _spec(Role.VOODOOIST, G, None, _F, GestureShape(Reach.KIND), _("Survive.")),
             _spec(Role.DEATH, Class.NEITHER, None, _N, GestureShape(Reach.NAME),
-                  "Name a player whose monster or guardian is killed or abducted tonight."),
+                  _("Name a player whose monster or guardian is killed or abducted tonight.")),
         )
     }
 )

@@ -50,24 +50,7 @@ __all__ = [
 # Vocabulary
 
 #: The goals printed on each card (cast.RoleSpec.goals, marked for translation).
-GOALS: Final[dict[Role, str]] = {
-    Role.DEVIL: _("Survive and make a monster or guardian withdraw; advanced: survive and "
-                  "damn a soul to Hell."),
-    Role.VAMPIRE: _("Survive and kill a monster or guardian."),
-    Role.WEREWOLF: _("Survive and kill a monster or guardian."),
-    Role.ZOMBIE: _("Survive and kill a monster or guardian."),
-    Role.HUNTER: _("Survive and kill at least one monster (no XP if it kills a guardian)."),
-    Role.PRIEST: _("Survive."),
-    Role.ANGEL: _("Survive and kill a monster, or survive and exorcise the Demoniac."),
-    Role.ALIEN: _("Survive and abduct one or two monsters or guardians (1 XP each)."),
-    Role.NECROMANCER: _("Survive and create an undead servant."),
-    Role.CREATURE: _("Survive and marry a monster or guardian of the chosen gender."),
-    Role.MUMMY: _("Survive and awaken: one hit, and only one."),
-    Role.DEMONIAC: _("Get killed by a monster or Hunter; or survive after being exorcised."),
-    Role.REPORTER: _("Survive and take a picture of at least one living monster."),
-    Role.VOODOOIST: _("Survive."),
-    Role.DEATH: _("Name a player whose monster or guardian is killed or abducted tonight."),
-}
+GOALS: Final[dict[Role, str]] = {r: CAST[r].goals for r in Role}  # cast.py marks them
 
 EFFECTS: Final[dict[Effect, str]] = {
     Effect.KILL: _("kills"),
