@@ -14,13 +14,13 @@ Cards are :class:`darkcity.night.Card` values with the gender always given.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
 from darkcity.cast import CAST, MAIN_CAST, Edition, Gender, Role, parse_role
-from darkcity.i18n import Message, _, msg, msgn
+from darkcity.i18n import FieldError, Message, _, msg, msgn
 from darkcity.night import Card
 from darkcity.terms import EDITION_NAMES, GENDER_NAMES, role_term
 
@@ -52,31 +52,13 @@ MAX_DECK: Final = 14
 MAX_SHEET: Final = 8
 
 
-class DeckError(ValueError):
+class DeckError(FieldError):
     """A deck (or a card) that the box rules forbid; ``field`` says where.
 
     ``message`` is a :class:`~darkcity.i18n.Message`, which :meth:`render`
     translates; ``reason`` and ``str(error)`` (``field: reason``) are English,
     built only when asked for. A plain string is taken as English text.
     """
-
-    def __init__(self, field: str, message: Message | str) -> None:
-        super().__init__(field, message)
-        self.field = field
-        self.message = message if isinstance(message, Message) else Message(message)
-
-    @property
-    def reason(self) -> str:
-        """The message in English, without the field."""
-        return str(self.message)
-
-    def render(self, translate: Callable[[str], str] | None = None) -> str:
-        """``field: message`` in ``translate``'s language (English if None)."""
-        text = self.message.render(translate)
-        return f"{self.field}: {text}" if self.field else text
-
-    def __str__(self) -> str:
-        return self.render()
 
 
 def _box() -> tuple[Card, ...]:

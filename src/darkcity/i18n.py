@@ -41,6 +41,7 @@ __all__ = [
     "LANGUAGES",
     "N_",
     "TERM_SPECS",
+    "FieldError",
     "Message",
     "Term",
     "Translator",
@@ -153,6 +154,34 @@ class Message:
 def msg(msgid: str, /, **params: object) -> Message:
     """A translatable message: ``msg("{p} sits twice", p=name)``."""
     return Message(msgid, params)
+
+
+class FieldError(ValueError):
+    """An error of darkcity's that names where (``field``) and says why (``message``).
+
+    ``message`` is a :class:`Message`, which :meth:`render` translates;
+    ``reason`` and ``str(error)`` (``field: reason``) are English, built only
+    when asked for. A plain string is taken as English text. The notation's,
+    the deck's and the record's errors are all of this kind.
+    """
+
+    def __init__(self, field: str, message: Message | str, *more: object) -> None:
+        super().__init__(field, message, *more)
+        self.field = field
+        self.message = message if isinstance(message, Message) else Message(message)
+
+    @property
+    def reason(self) -> str:
+        """The message in English, without the field."""
+        return str(self.message)
+
+    def render(self, translate: Callable[[str], str] | None = None) -> str:
+        """``field: message`` in ``translate``'s language (English if None)."""
+        text = self.message.render(translate)
+        return f"{self.field}: {text}" if self.field else text
+
+    def __str__(self) -> str:
+        return self.render()
 
 
 def error_message(error: BaseException) -> Message:

@@ -34,7 +34,7 @@ from darkcity.cast import (
     Role,
     effect,
 )
-from darkcity.i18n import Message
+from darkcity.i18n import FieldError, Message
 from darkcity.journal import victory
 
 __all__ = [
@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 
-class RoundError(ValueError):
+class RoundError(FieldError):
     """A round that breaks the rules or the notation.
 
     ``field`` is the document path (``gestures.Bia.targets``) and ``player``
@@ -70,9 +70,7 @@ class RoundError(ValueError):
 
     def __init__(self, field: str, message: Message | str, player: str | None = None) -> None:
         super().__init__(field, message, player)
-        self.field = field
         self.player = player
-        self.message = message if isinstance(message, Message) else Message(message)
 
     @property
     def template(self) -> str:
@@ -83,19 +81,6 @@ class RoundError(ValueError):
     def params(self) -> Mapping[str, object]:
         """The values of the template's placeholders."""
         return self.message.params
-
-    @property
-    def reason(self) -> str:
-        """The message in English, without the field."""
-        return str(self.message)
-
-    def render(self, translate: Callable[[str], str] | None = None) -> str:
-        """``field: message`` in ``translate``'s language (English if None)."""
-        text = self.message.render(translate)
-        return f"{self.field}: {text}" if self.field else text
-
-    def __str__(self) -> str:
-        return self.render()
 
 
 # ---------------------------------------------------------------------------

@@ -38,7 +38,7 @@ from darkcity.game import (
     WithdrawalChoice,
     ZombieChoice,
 )
-from darkcity.i18n import Message, _, as_translator, msg
+from darkcity.i18n import FieldError, Message, _, as_translator, msg
 from darkcity.narration import render
 from darkcity.night import Gesture, RoundError
 from darkcity.notation import read_round, result_document, write_round
@@ -58,31 +58,13 @@ __all__ = [
 GAME_FORMAT: Final = "darkcity-game/1"
 
 
-class RecordError(ValueError):
+class RecordError(FieldError):
     """A record that is not a ``darkcity-game/1`` document; ``field`` says where.
 
     ``message`` is a :class:`~darkcity.i18n.Message`, which :meth:`render`
     translates; ``reason`` and ``str(error)`` (``field: reason``) are English,
     built only when asked for. A plain string is taken as English text.
     """
-
-    def __init__(self, field: str, message: Message | str) -> None:
-        super().__init__(field, message)
-        self.field = field
-        self.message = message if isinstance(message, Message) else Message(message)
-
-    @property
-    def reason(self) -> str:
-        """The message in English, without the field."""
-        return str(self.message)
-
-    def render(self, translate: Callable[[str], str] | None = None) -> str:
-        """``field: message`` in ``translate``'s language (English if None)."""
-        text = self.message.render(translate)
-        return f"{self.field}: {text}" if self.field else text
-
-    def __str__(self) -> str:
-        return self.render()
 
 
 #: The phases a divergence names, in a message (PT: Fase 1 .. 5).
