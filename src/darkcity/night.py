@@ -343,7 +343,7 @@ class _Table:
     """The mutable state of one resolution; private to :func:`resolve`."""
 
     __slots__ = (
-        "abducted_by", "attacked_hunter", "credit", "damned_any", "dropped", "events",
+        "abducted_by", "attacked_hunter", "by_role", "credit", "damned_any", "dropped", "events",
         "exorcised", "hits", "kind", "left", "married", "n", "night", "penalty", "players",
         "removed", "right", "role", "seeks", "shown", "targets", "undead", "withdrawn",
         "zombie_final",
@@ -355,6 +355,14 @@ class _Table:
         seat = {p: i for i, p in enumerate(players)}
         cards = night.cards
         role = [cards[p].role for p in players]
+        by_role: dict[Role, list[int]] = {}  # seats by real role, in seat order
+        for i, r in enumerate(role):
+            seats = by_role.get(r)
+            if seats is None:
+                by_role[r] = [i]
+            else:
+                seats.append(i)
+        self.by_role = by_role
         self.night = night
         self.players = players
         self.n = n
@@ -440,8 +448,8 @@ class _Table:
         An actor removed at an earlier step is narrated in its seat's turn.
         """
         withdrawn, removed = self.withdrawn, self.removed
-        for i, r in enumerate(self.role):
-            if r is role and not withdrawn[i]:
+        for i in self.by_role[role]:
+            if not withdrawn[i]:
                 if removed[i] is not None:
                     self.events.append(Event(step, "out-no-action", i))
                 else:
@@ -884,11 +892,9 @@ def resolve(night: Night, *, through: str | None = None) -> NightResult:
     if through is not None and through not in _STEP_INDEX:
         raise ValueError(f"unknown step {through!r}")
     t = _Table(night)
-    present = [False] * len(_ROLES)
-    for r in t.role:
-        present[r] = True
+    present = t.by_role
     for step, r, fn in _STEPS:
-        if present[r]:
+        if r in present:
             fn(t)
         if step == through:
             return _outcome(t, night, final=False)
