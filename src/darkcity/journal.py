@@ -24,19 +24,36 @@ def total(journal: Mapping[Role, int]) -> int:
     return sum(journal.values())
 
 
-def conditions_met(journal: Mapping[Role, int]) -> tuple[str, ...]:
-    """The victory conditions this journal meets (R-101); no cap per row."""
-    rows = [x for x in journal.values() if x > 0]
+def _tally(journal: Mapping[Role, int]) -> tuple[int, int, int, int]:
+    """(XP in all, rows with XP, rows with 2 XP or more, the fullest row)."""
+    xp = rows = pairs = top = 0
+    for x in journal.values():
+        if x > 0:
+            xp += x
+            rows += 1
+            if x >= 2:
+                pairs += 1
+            if x > top:
+                top = x
+    return xp, rows, pairs, top
+
+
+def _met(xp: int, rows: int, pairs: int, top: int) -> tuple[str, ...]:
     met = []
-    if len(rows) >= 6:
+    if rows >= 6:
         met.append("six-roles")
-    if sum(rows) >= 8:
+    if xp >= 8:
         met.append("eight-xp")
-    if sum(1 for x in rows if x >= 2) >= 3:
+    if pairs >= 3:
         met.append("three-pairs")
-    if any(x >= 4 for x in rows):
+    if top >= 4:
         met.append("four-in-one")
     return tuple(met)
+
+
+def conditions_met(journal: Mapping[Role, int]) -> tuple[str, ...]:
+    """The victory conditions this journal meets (R-101); no cap per row."""
+    return _met(*_tally(journal))
 
 
 def victory(journals: Sequence[Mapping[Role, int]]) -> tuple[int, ...]:
@@ -49,10 +66,12 @@ def victory(journals: Sequence[Mapping[Role, int]]) -> tuple[int, ...]:
     best: tuple[int, int] | None = None
     winners: list[int] = []
     for seat, j in enumerate(journals):
-        xp = sum(j.values()) if j else 0
-        if xp < 4 or not conditions_met(j):  # every condition needs 4 XP or more
+        if not j:
             continue
-        rank = (xp, sum(1 for x in j.values() if x > 0))
+        xp, rows, pairs, top = _tally(j)
+        if rows < 6 and xp < 8 and pairs < 3 and top < 4:  # no condition met
+            continue
+        rank = (xp, rows)
         if best is None or rank > best:
             best, winners = rank, [seat]
         elif rank == best:
