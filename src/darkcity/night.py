@@ -189,9 +189,12 @@ class Event(NamedTuple):
     other: int = -1
 
 
-@dataclass(frozen=True, slots=True)
-class NightResult:
-    """The adjudicated night: everything is indexed by seat."""
+class NightResult(NamedTuple):
+    """The adjudicated night: everything is indexed by seat.
+
+    A named tuple, like :class:`Event`: immutable, and cheap to make once per
+    night in a simulation.
+    """
 
     night: Night
     fates: tuple[Fate, ...]
