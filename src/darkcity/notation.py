@@ -42,6 +42,7 @@ __all__ = [
     "ROUND_FORMAT",
     "adjudicate",
     "bad_json",
+    "gesture_document",
     "loads",
     "read_round",
     "result_document",
@@ -292,6 +293,22 @@ def parse_round(doc: object) -> Night:
 _ROLE_BY_KEY: Final = {r.key: r for r in Role}
 
 
+def gesture_document(g: Gesture) -> dict[str, Any]:
+    """A gesture as the notation writes it (spec: ``gestures``): only the fields given."""
+    doc: dict[str, Any] = {}
+    if g.shows is not None:
+        doc["shows"] = g.shows.key
+    if g.targets:
+        doc["targets"] = list(g.targets)
+    if g.kind is not None:
+        doc["kind"] = g.kind.key
+    if g.seeks is not None:
+        doc["seeks"] = g.seeks.value
+    if g.names is not None:
+        doc["names"] = g.names
+    return doc
+
+
 def write_round(night: Night) -> dict[str, Any]:
     """The canonical ``darkcity-round/1`` document of ``night``."""
     cards: dict[str, Any] = {}
@@ -310,18 +327,7 @@ def write_round(night: Night) -> dict[str, Any]:
         g = night.gestures.get(p)
         if g is None:
             continue
-        ge: dict[str, Any] = {}
-        if g.shows is not None:
-            ge["shows"] = g.shows.key
-        if g.targets:
-            ge["targets"] = list(g.targets)
-        if g.kind is not None:
-            ge["kind"] = g.kind.key
-        if g.seeks is not None:
-            ge["seeks"] = g.seeks.value
-        if g.names is not None:
-            ge["names"] = g.names
-        gestures[p] = ge
+        gestures[p] = gesture_document(g)
     if gestures:
         doc["gestures"] = gestures
     withdrawals = {p: (w if isinstance(w, bool) else list(w))

@@ -50,6 +50,7 @@ from darkcity.game import (
 from darkcity.i18n import DEFAULT_LANGUAGE, Message, Translator, as_translator, msg
 from darkcity.narration import render
 from darkcity.night import Card, Event, Gesture, Night, Withdrawal
+from darkcity.notation import gesture_document
 
 __all__ = [
     "CardView",
@@ -211,15 +212,7 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
     elif isinstance(d, TakeDeath):
         out["names"] = d.names
     elif isinstance(d, GestureChoice):
-        g = d.gesture
-        if g.shows is not None:
-            out["shows"] = g.shows.key
-        if g.targets:
-            out["targets"] = list(g.targets)
-        if g.kind is not None:
-            out["kind"] = g.kind.key
-        if g.seeks is not None:
-            out["seeks"] = g.seeks.value
+        out.update(gesture_document(d.gesture))  # the notation's own form
     elif isinstance(d, WithdrawalChoice):
         w = d.withdrawal
         out["withdrawal"] = w if isinstance(w, bool) else list(w)
