@@ -9,6 +9,7 @@ first refused line (by line number) is raised as :class:`BulkError`.
 from __future__ import annotations
 
 import gc
+import multiprocessing
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -60,8 +61,12 @@ def _codec() -> tuple[Callable[[str], Any], Callable[[Any], bytes]]:
     return orjson.loads, orjson.dumps
 
 
-def _chunk(lines: Sequence[tuple[int, str]], lang: str) -> list[bytes] | tuple[int, RoundError]:
-    """Adjudicate lines; (line, error) for the first refusal."""
+def _chunk(lines: Sequence[tuple[int, str]], lang: str) -> bytes | tuple[int, RoundError]:
+    """Adjudicate lines: their results, one per line; (line, error) for the first refusal.
+
+    The results come back as one block of bytes, so that a worker process hands
+    the parent a single object to unpickle, not one per night.
+    """
     loads, dumps = _codec()
     t = translator(lang)
     out: list[bytes] = []
@@ -80,17 +85,28 @@ def _chunk(lines: Sequence[tuple[int, str]], lang: str) -> list[bytes] | tuple[i
     finally:
         if enabled:
             gc.enable()
-    return out
+    out.append(b"")
+    return b"\n".join(out)
+
+
+#: The input, left where forked workers find it (they inherit the parent's memory).
+_INHERITED: Sequence[tuple[int, str]] = ()
+
+
+def _inherited(start: int, stop: int, lang: str) -> bytes | tuple[int, RoundError]:
+    return _chunk(_INHERITED[start:stop], lang)
 
 
 def adjudicate_lines(lines: Sequence[tuple[int, str]], *, lang: str = "en",
-                     jobs: int | None = None) -> list[bytes]:
-    """Compact ``darkcity-result/1`` documents (UTF-8 JSON) for ``(line number, text)`` pairs.
+                     jobs: int | None = None) -> bytes:
+    """The ``darkcity-result/1`` documents of ``(line number, text)`` pairs, as JSON Lines.
 
-    ``jobs``: worker processes (default: one per core; small inputs are done
-    in this process). A line that is not JSON is refused like a line that
-    breaks the notation.
+    One compact UTF-8 JSON document per input line, in input order, each
+    ending in a newline. ``jobs``: worker processes (default: one per core;
+    small inputs are done in this process). A line that is not JSON is refused
+    like a line that breaks the notation: :class:`BulkError` names the first.
     """
+    global _INHERITED
     jobs = default_jobs() if jobs is None else max(1, jobs)
     if jobs == 1 or len(lines) < PARALLEL_THRESHOLD:
         done = _chunk(lines, lang)
@@ -98,11 +114,23 @@ def adjudicate_lines(lines: Sequence[tuple[int, str]], *, lang: str = "en",
             raise BulkError(*done)
         return done
     size = -(-len(lines) // (jobs * 4))  # a few chunks per worker evens the load
-    chunks = [lines[i:i + size] for i in range(0, len(lines), size)]
+    bounds = [(i, min(i + size, len(lines))) for i in range(0, len(lines), size)]
     out: list[bytes] = []
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for done in pool.map(_chunk, chunks, [lang] * len(chunks)):
-            if isinstance(done, tuple):
-                raise BulkError(*done)
-            out.extend(done)
-    return out
+    if "fork" in multiprocessing.get_all_start_methods():
+        # Workers forked from here read the lines from memory: nothing to pickle.
+        _INHERITED = lines
+        try:
+            with ProcessPoolExecutor(jobs, multiprocessing.get_context("fork")) as pool:
+                blocks = list(pool.map(_inherited, [a for a, _ in bounds],
+                                       [b for _, b in bounds], [lang] * len(bounds)))
+        finally:
+            _INHERITED = ()
+    else:  # pragma: no cover - Windows, macOS' default
+        with ProcessPoolExecutor(jobs) as pool:
+            blocks = list(pool.map(_chunk, [lines[a:b] for a, b in bounds],
+                                   [lang] * len(bounds)))
+    for done in blocks:
+        if isinstance(done, tuple):
+            raise BulkError(*done)
+        out.append(done)
+    return b"".join(out)

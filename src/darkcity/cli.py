@@ -228,12 +228,12 @@ def adjudicate(
         from darkcity.bulk import BulkError, adjudicate_lines
 
         try:
-            out = adjudicate_lines(docs, lang=t.lang, jobs=jobs)
+            text_out = adjudicate_lines(docs, lang=t.lang, jobs=jobs)
         except BulkError as e:
             raise _fail(t, msg("{label}: line {line}: {error}", label=label, line=e.line,
                                error=_error(e.error))) from None
     else:
-        out = []
+        out: list[bytes] = []
         for number, doc in docs:
             try:
                 result = resolve(read_round(loads(doc) if bulk else doc))
@@ -247,9 +247,10 @@ def adjudicate(
             else:
                 out.append(json.dumps(result_document(result, translate), ensure_ascii=False,
                                       indent=2).encode("utf-8"))
+        text_out = b"\n".join(out) + b"\n"
     # Nothing is written before every night has been adjudicated (exit 2, empty stdout).
     sys.stdout.flush()
-    sys.stdout.buffer.write(b"\n".join(out) + b"\n")
+    sys.stdout.buffer.write(text_out)
     sys.stdout.buffer.flush()
 
 
