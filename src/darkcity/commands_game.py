@@ -16,11 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from darkcity.cli import LangOption, app, fail, reader
-from darkcity.deck import DeckError, parse_deck, presets_for
-from darkcity.game import Game, Settings, bot_rng, play_randomly
 from darkcity.i18n import Message, Translator, _, msg
-from darkcity.notation import bad_json
-from darkcity.record import RecordError, narration, replay, write_record
 
 __all__ = ["replay_command", "selfplay"]
 
@@ -56,6 +52,10 @@ def selfplay(
     lang: LangOption = None,
 ) -> None:
     """Play a whole game with random legal decisions and write its record."""
+    from darkcity.deck import DeckError, parse_deck, presets_for
+    from darkcity.game import Game, Settings, bot_rng, play_randomly
+    from darkcity.record import write_record
+
     t = reader(lang)
     seats = tuple(n.strip() for n in names.split(",")) if names else NAMES[:players]
     if names is None and not 4 <= players <= 8:
@@ -85,6 +85,8 @@ def selfplay(
 
 
 def _load(t: Translator, source: str) -> Any:
+    from darkcity.notation import bad_json
+
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -112,6 +114,8 @@ def replay_command(
     lang: LangOption = None,
 ) -> None:
     """Re-play a game record through the engine; report the first divergence."""
+    from darkcity.record import RecordError, narration, replay
+
     t = reader(lang)
     doc = _load(t, record)
     try:

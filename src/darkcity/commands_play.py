@@ -13,13 +13,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from darkcity.cli import LangOption, app, fail, reader
-from darkcity.deck import DeckError, parse_deck, presets_for
-from darkcity.game import Game, Settings
 from darkcity.i18n import _, msg
-from darkcity.tui.loop import BOT_LEVELS, ResumeError, Session, Terminal, resume
 
 __all__ = ["play"]
 
@@ -62,6 +58,13 @@ def play(
     lang: LangOption = None,
 ) -> None:
     """Play a game in the terminal: you against bots, or several players hot-seat."""
+    # Imported here: ``darkcity adjudicate`` should not pay for the terminal's start-up.
+    from rich.console import Console
+
+    from darkcity.deck import DeckError, parse_deck, presets_for
+    from darkcity.game import Game, Settings
+    from darkcity.tui.loop import BOT_LEVELS, ResumeError, Session, Terminal, resume
+
     t = reader(lang)
     if bots is not None and bots not in BOT_LEVELS:
         raise fail(t, msg("--bots: {level!r} is not a level ({levels})", level=bots,
