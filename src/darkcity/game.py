@@ -37,16 +37,35 @@ candidate night and validating it.
 
 from __future__ import annotations
 
-import enum
 import functools
 import random
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Final, Literal, TypeAlias
+from collections.abc import Mapping, Sequence
+from typing import Final
 
 from darkcity.cast import CAST, Edition, Gender, Reach, Role
-from darkcity.deck import Deck, DeckError, card_message
-from darkcity.i18n import Message, _, msg
+from darkcity.deck import card_message
+from darkcity.gametypes import (
+    PHASE_OF,
+    Decision,
+    DecisionPoint,
+    DraftPick,
+    FaceDownPick,
+    FreeXp,
+    GestureChoice,
+    IllegalDecision,
+    LookAtHand,
+    NightRecord,
+    Phase,
+    Pick,
+    Settings,
+    TakeDeath,
+    WithdrawalChoice,
+    ZombieChoice,
+    bot_rng,
+    deck_rng,
+    phase_name,
+)
+from darkcity.i18n import Message, msg
 from darkcity.night import (
     Card,
     Fate,
@@ -87,256 +106,10 @@ __all__ = [
 ]
 
 
-class Phase(enum.Enum):
-    """Where a game stands (PT "Organização da partida")."""
-
-    SETUP = "setup"  # the free XP (PT "Preparação", R-103)
-    DRAFT = "draft"  # Phase 1 (R-91)
-    GESTURE = "gesture"  # Phase 2 (R-110)
-    WITHDRAWAL = "withdrawal"  # Phase 3 (R-111)
-    ZOMBIE = "zombie"  # Phase 4, the Zombies' live choice (R-113)
-    OVER = "over"  # somebody won (R-101)
-
-
-# ---------------------------------------------------------------------------
-# Decisions: frozen values. ``at`` is the id of the decision point the player
-# answered; when given, a decision made against an older point is refused as
-# stale. It takes no part in equality.
-
-
-@dataclass(frozen=True, slots=True)
-class FreeXp:
-    """Set-up: the free XP in one row of the journal sheet (R-103)."""
-
-    player: str
-    role: Role
-    at: int | None = field(default=None, compare=False, kw_only=True)
-
-
-@dataclass(frozen=True, slots=True)
-class DraftPick:
-    """Phase 1: keep ``card`` from the hand handed over (R-91)."""
-
-    player: str
-    card: Card
-    at: int | None = field(default=None, compare=False, kw_only=True)
-
-
-@dataclass(frozen=True, slots=True)
-class FaceDownPick:
-    """Phase 1, the last player only: take one of the three face-down cards at
-    random, blind, and keep it (R-91)."""
-
-    player: str
-    at: int | None = field(default=None, compare=False, kw_only=True)
-
-
-@dataclass(frozen=True, slots=True)
-class TakeDeath:
-    """Phase 1, the last player only, before looking at the hand: take Death and
-    write down the name of another player (R-82, R-112)."""
-
-    player: str
-    names: str
-    at: int | None = field(default=None, compare=False, kw_only=True)
-
-
-@dataclass(frozen=True, slots=True)
-class LookAtHand:
-    """Phase 1, the last player with Death in play: leave Death and look at the
-    hand (R-82)."""
-
-    player: str
-    at: int | None = field(default=None, compare=False, kw_only=True)
-
-
-@dataclass(frozen=True, slots=True)
-class GestureChoice:
-    """Phase 2: the gesture (the Devil's disguise in ``gesture.shows``)."""
-
-    player: str
-    gesture: Gesture
-    at: int | None = field(default=None, compare=False, kw_only=True)
-
-
-@dataclass(frozen=True, slots=True)
-class WithdrawalChoice:
-    """Phase 3: ``False`` (stay), ``True`` (withdraw altogether) or, for a Hunter,
-    the indices of the arrows it lowers (R-07, R-63)."""
-
-    player: str
-    withdrawal: Withdrawal
-    at: int | None = field(default=None, compare=False, kw_only=True)
-
-
-@dataclass(frozen=True, slots=True)
-class ZombieChoice:
-    """Phase 4: the Zombie's final victim, its left or right neighbour (R-51)."""
-
-    player: str
-    target: str
-    at: int | None = field(default=None, compare=False, kw_only=True)
-
-
-Decision: TypeAlias = (
-    FreeXp | DraftPick | FaceDownPick | TakeDeath | LookAtHand | GestureChoice
-    | WithdrawalChoice | ZombieChoice
-)
-
-#: Each phase's name in a message (the words the web client shows).
-_PHASE_NAMES: Final[dict[Phase, str]] = {
-    Phase.SETUP: _("free XP"),
-    Phase.DRAFT: _("draft"),
-    Phase.GESTURE: _("gestures"),
-    Phase.WITHDRAWAL: _("withdrawal"),
-    Phase.ZOMBIE: _("the Zombies' choice"),
-    Phase.OVER: _("over"),
-}
-
-
-def _phase_name(phase: Phase) -> Message:
-    return Message(_PHASE_NAMES[phase])
-
-
 def _rows(sheet: Sequence[Role]) -> Message:
     """The rows of a journal sheet, named in the reader's language."""
     names = {f"r{i}": role_term(r) for i, r in enumerate(sheet)}
     return Message(", ".join(f"{{{k}}}" for k in names), names)  # i18n: not prose
-
-
-_PHASE_OF: Final[dict[type, Phase]] = {
-    FreeXp: Phase.SETUP,
-    DraftPick: Phase.DRAFT,
-    FaceDownPick: Phase.DRAFT,
-    TakeDeath: Phase.DRAFT,
-    LookAtHand: Phase.DRAFT,
-    GestureChoice: Phase.GESTURE,
-    WithdrawalChoice: Phase.WITHDRAWAL,
-    ZombieChoice: Phase.ZOMBIE,
-}
-
-
-class IllegalDecision(ValueError):
-    """A decision refused; nothing changed.
-
-    ``code`` is one of ``game-over``, ``wrong-phase``, ``wrong-player``,
-    ``already-decided``, ``stale``, ``malformed``, ``illegal``; ``field`` the
-    round-notation path when validation refused it. ``message`` is a
-    :class:`~darkcity.i18n.Message`, which :meth:`render` translates;
-    ``reason`` (a sentence) and ``str(error)`` (``code: reason``) are English,
-    built only when asked for. A plain string is taken as English text.
-    """
-
-    def __init__(self, code: str, reason: Message | str, player: str | None = None,
-                 field: str = "") -> None:
-        super().__init__(code, reason, player, field)
-        self.code = code
-        self.player = player
-        self.field = field
-        self.message = reason if isinstance(reason, Message) else Message(reason)
-
-    @property
-    def reason(self) -> str:
-        """The reason in English (a sentence, without the code)."""
-        return str(self.message)
-
-    def render(self, translate: Callable[[str], str] | None = None) -> str:
-        """The reason in ``translate``'s language (English if None), without the code."""
-        return self.message.render(translate)
-
-    def __str__(self) -> str:
-        return f"{self.code}: {self.reason}"
-
-
-@dataclass(frozen=True, slots=True)
-class DecisionPoint:
-    """Who must decide now. ``id`` grows by one at every new decision point
-    (not at every submission of a simultaneous phase)."""
-
-    id: int
-    phase: Phase
-    night: int  # 1-based; 0 during set-up
-    required: tuple[str, ...]  # who decides at this point, in seat order
-    pending: tuple[str, ...]  # who has not decided yet
-    simultaneous: bool
-
-
-# ---------------------------------------------------------------------------
-# Settings and records
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Settings:
-    """A game's table: players in seating order (each one's left neighbour is
-    the next name), the deck, the Mayor (who is the first active player, R-94,
-    R-95), and free XP already chosen (the others choose in ``SETUP``)."""
-
-    players: tuple[str, ...]
-    deck: Deck
-    mayor: str | None = None  # default: the first seat
-    free_xp: Mapping[str, Role] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        players = tuple(self.players)
-        object.__setattr__(self, "players", players)
-        if not 4 <= len(players) <= 8:
-            raise DeckError("players", msg("Dark City is played by 4 to 8 players, not {n}",
-                                           n=len(players)))
-        if any(not isinstance(p, str) or not p.strip() for p in players):
-            raise DeckError("players", msg("a player's name is empty"))
-        if len(set(players)) != len(players):
-            raise DeckError("players", msg("two players have the same name"))
-        if self.mayor is not None and self.mayor not in players:
-            raise DeckError("mayor", msg("{player!r} is not one of the players",
-                                         player=self.mayor))
-        Deck.of(self.deck.cards, len(players), self.deck.name)  # the box rules (R-92)
-        sheet = self.deck.journal_roles
-        for p, r in self.free_xp.items():
-            if p not in players:
-                raise DeckError(f"free_xp.{p}", msg("{player!r} is not one of the players",
-                                                    player=p))
-            if r not in sheet:
-                raise DeckError(f"free_xp.{p}", msg("{role:the} has no row on this sheet",
-                                                    role=role_term(r)))
-        object.__setattr__(self, "free_xp", dict(self.free_xp))
-
-    @property
-    def mayor_seat(self) -> int:
-        return 0 if self.mayor is None else self.players.index(self.mayor)
-
-
-@dataclass(frozen=True, slots=True)
-class Pick:
-    """One player's Phase-1 choice, for the record: the hand received (empty
-    when Death was taken before looking), how the card was taken and the card."""
-
-    player: str
-    hand: tuple[Card, ...]
-    took: Literal["hand", "face-down", "death"]
-    card: Card
-    names: str | None = None  # Death's written name
-
-
-@dataclass(frozen=True, slots=True)
-class NightRecord:
-    """A finished night: its draft, the night as the engine read it, the result."""
-
-    number: int  # 1-based
-    active: str
-    face_down: tuple[Card, ...]  # the three cards set aside face down (R-91)
-    picks: tuple[Pick, ...]
-    night: Night
-    result: NightResult
-
-
-def deck_rng(seed: int | str, night: int) -> random.Random:
-    """The draft's chance for night ``night`` (1-based)."""
-    return random.Random(f"darkcity:{seed}:deck:{night}")
-
-
-def bot_rng(seed: int | str, name: str = "") -> random.Random:
-    """A bots' stream from the seed, separate from the deck (``name`` splits it)."""
-    return random.Random(f"darkcity:{seed}:bots:{name}")
 
 
 _DEATH, _DEVIL, _HUNTER, _ZOMBIE, _CREATURE, _NECRO, _ALIEN = (
@@ -354,7 +127,7 @@ class Game:
     """One game of Dark City, from set-up to the last night (mutable)."""
 
     def __init__(self, settings: Settings, seed: int | str = 0) -> None:
-        if not isinstance(seed, int | str) or isinstance(seed, bool):
+        if isinstance(seed, bool) or not isinstance(seed, int | str):
             raise TypeError("the seed is an int or a str")
         self.settings: Final = settings
         self.seed: Final = seed
@@ -506,7 +279,7 @@ class Game:
         """Raise :class:`IllegalDecision` with the reason unless ``decision`` may be
         applied now. Changes nothing."""
         kind = type(decision)
-        if kind not in _PHASE_OF:
+        if kind not in PHASE_OF:
             raise IllegalDecision("malformed", msg("not a decision: {decision!r}",
                                                    decision=decision))
         player = decision.player
@@ -519,15 +292,15 @@ class Game:
         if at is not None and at != self._dp:
             raise IllegalDecision("stale", msg("made at decision point {at}; the game is at "
                                                "{now} ({phase}, night {night})", at=at,
-                                               now=self._dp, phase=_phase_name(self.phase),
+                                               now=self._dp, phase=phase_name(self.phase),
                                                night=self.night), player)
-        want = _PHASE_OF[kind]
+        want = PHASE_OF[kind]
         if want is not self.phase:
             raise IllegalDecision("wrong-phase", msg("a {decision} belongs to the {want} phase; "
                                                      "the game is in the {phase} phase",
                                                      decision=kind.__name__,
-                                                     want=_phase_name(want),
-                                                     phase=_phase_name(self.phase)), player)
+                                                     want=phase_name(want),
+                                                     phase=phase_name(self.phase)), player)
         if player not in self._pending:
             if player in self._required:
                 raise IllegalDecision("already-decided", msg("{player} has already decided",
@@ -796,7 +569,7 @@ class Game:
     def _verify_withdrawal(self, d: WithdrawalChoice) -> None:
         p, w = d.player, d.withdrawal
         ok = isinstance(w, bool) or (isinstance(w, tuple) and all(
-            isinstance(i, int) and not isinstance(i, bool) for i in w))
+            i.__class__ is int for i in w))  # (a bool is not an index)
         if not ok:
             raise IllegalDecision("malformed", msg("a withdrawal is true, false or a tuple of "
                                                    "arrow indices, not {withdrawal!r}",
@@ -873,6 +646,11 @@ class Game:
         if self.phase not in (Phase.GESTURE, Phase.WITHDRAWAL, Phase.ZOMBIE):
             return None
         return self._night()
+
+    def __reduce__(self) -> tuple[object, tuple[Settings, int | str, tuple[Decision, ...]]]:
+        """Copied and pickled as its table, seed and decisions: :func:`restore` replays
+        them, each one checked, to the same state."""
+        return restore, (self.settings, self.seed, tuple(self.log))
 
 
 @functools.lru_cache(maxsize=8192)

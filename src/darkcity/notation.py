@@ -237,7 +237,7 @@ def parse_round(doc: object) -> Night:
             withdrawals[p] = raw
         elif isinstance(raw, list):
             for i in raw:
-                if not isinstance(i, int) or isinstance(i, bool):
+                if i.__class__ is not int:  # exactly int: a bool is not an index
                     raise RoundError(f"withdrawals.{p}", msg("attack indices are 0 or 1, not "
                                                              "{type}", type=_type(i)), p)
             withdrawals[p] = tuple(raw)
