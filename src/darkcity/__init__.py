@@ -35,6 +35,7 @@ __all__ = [
     "Role",
     "RoundError",
     "adjudicate",
+    "compiled",
     "read_round",
     "resolve",
     "result_document",
@@ -43,3 +44,11 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+
+def compiled() -> bool:
+    """Does the engine run as C extensions compiled by mypyc (a regular install, see
+    ``setup.py``), rather than as its pure-Python modules (an editable install)?"""
+    from darkcity import night
+
+    return not night.__file__.endswith(".py")

@@ -62,6 +62,7 @@ from darkcity.gametypes import (
     WithdrawalChoice,
     ZombieChoice,
     bot_rng,
+    check_well_formed,
     deck_rng,
     phase_name,
 )
@@ -278,14 +279,9 @@ class Game:
     def verify(self, decision: Decision) -> None:
         """Raise :class:`IllegalDecision` with the reason unless ``decision`` may be
         applied now. Changes nothing."""
+        check_well_formed(decision, self._seat)  # before any field is read as its type
         kind = type(decision)
-        if kind not in PHASE_OF:
-            raise IllegalDecision("malformed", msg("not a decision: {decision!r}",
-                                                   decision=decision))
         player = decision.player
-        if not isinstance(player, str) or player not in self._seat:
-            raise IllegalDecision("malformed", msg("{player!r} is not one of the players",
-                                                   player=player))
         if self.phase is Phase.OVER:
             raise IllegalDecision("game-over", msg("the game is over"), player)
         at = decision.at
@@ -370,9 +366,6 @@ class Game:
         self._point(Phase.SETUP, waiting)
 
     def _verify_free_xp(self, d: FreeXp) -> None:
-        if not isinstance(d.role, Role):
-            raise IllegalDecision("malformed", msg("{role!r} is not a role", role=d.role),
-                                  d.player)
         if d.role not in self.sheet:
             raise IllegalDecision("illegal", msg("{role:the} has no row on this journal "
                                                  "sheet ({rows})", role=role_term(d.role),
@@ -458,14 +451,9 @@ class Game:
                        msg("Death is not in play") if not self.death_in_play else
                        msg("Death is taken before looking at the hand (R-82)"))
                 raise IllegalDecision("illegal", why, p, "cards")
-            if isinstance(d, TakeDeath):
-                if not isinstance(d.names, str) or d.names not in self._seat:
-                    raise IllegalDecision("malformed", msg("Death names one of the players, "
-                                                           "not {name!r}", name=d.names), p,
-                                          f"gestures.{p}.names")
-                if d.names == p:
-                    raise IllegalDecision("illegal", msg("Death names another player (R-82)"),
-                                          p, f"gestures.{p}.names")
+            if isinstance(d, TakeDeath) and d.names == p:
+                raise IllegalDecision("illegal", msg("Death names another player (R-82)"),
+                                      p, f"gestures.{p}.names")
             return
         if offered:
             raise IllegalDecision("illegal", msg("first take Death or look at the hand (R-82)"),
@@ -475,8 +463,6 @@ class Game:
                 raise IllegalDecision("illegal", msg("only the last player may take a "
                                                      "face-down card (R-91)"), p)
             return
-        if not isinstance(d.card, Card):
-            raise IllegalDecision("malformed", msg("{card!r} is not a card", card=d.card), p)
         if d.card not in self._hand:
             raise IllegalDecision("illegal", msg("{player} holds no such card ({card})",
                                                  player=p, card=card_message(d.card)), p,
@@ -525,9 +511,6 @@ class Game:
 
     def _verify_gesture(self, d: GestureChoice) -> None:
         p, g = d.player, d.gesture
-        if not _well_formed_gesture(g):
-            raise IllegalDecision("malformed", msg("not a gesture: {gesture!r}", gesture=g), p,
-                                  f"gestures.{p}")
         if g.names is not None:
             raise IllegalDecision("illegal", msg("only Death names a player, at the draft"), p,
                                   f"gestures.{p}.names")
@@ -568,12 +551,6 @@ class Game:
 
     def _verify_withdrawal(self, d: WithdrawalChoice) -> None:
         p, w = d.player, d.withdrawal
-        ok = isinstance(w, bool) or (isinstance(w, tuple) and all(
-            i.__class__ is int for i in w))  # (a bool is not an index)
-        if not ok:
-            raise IllegalDecision("malformed", msg("a withdrawal is true, false or a tuple of "
-                                                   "arrow indices, not {withdrawal!r}",
-                                                   withdrawal=w), p, f"withdrawals.{p}")
         if w is False or w == ():
             return
         _check(self._night(withdrawals={p: w}), p)
@@ -596,9 +573,6 @@ class Game:
 
     def _verify_zombie(self, d: ZombieChoice) -> None:
         p, t = d.player, d.target
-        if not isinstance(t, str) or t not in self._seat:
-            raise IllegalDecision("malformed", msg("{player!r} is not one of the players",
-                                                   player=t), p, f"zombie_targets.{p}")
         _check(self._night(zombie_targets={p: t}), p)
 
     # -- Phases 4 and 5 -----------------------------------------------------------------
@@ -711,19 +685,6 @@ def _neighbours(players: tuple[str, ...], p: str, death: str | None) -> tuple[st
 
 _DEATH_CARD: Final = Card(Role.DEATH)
 _ANY_CARD: Final = Card(Role.PRIEST)
-
-
-def _well_formed_gesture(g: object) -> bool:
-    if not isinstance(g, Gesture):
-        return False
-    if not isinstance(g.targets, tuple) or not all(isinstance(t, str) for t in g.targets):
-        return False
-    return (
-        (g.shows is None or isinstance(g.shows, Role))
-        and (g.kind is None or isinstance(g.kind, Role))
-        and (g.seeks is None or isinstance(g.seeks, Gender))
-        and (g.names is None or isinstance(g.names, str))
-    )
 
 
 def _check(night: Night, player: str) -> None:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
-from darkcity.cast import Role
+from darkcity.cast import Edition, Gender, Role
 from darkcity.deck import Deck, DeckError
 from darkcity.i18n import Message, _, msg
 from darkcity.night import Card, Gesture, Night, NightResult, Withdrawal
@@ -39,6 +39,7 @@ __all__ = [
     "WithdrawalChoice",
     "ZombieChoice",
     "bot_rng",
+    "check_well_formed",
     "deck_rng",
     "phase_name",
 ]
@@ -290,3 +291,75 @@ def deck_rng(seed: int | str, night: int) -> random.Random:
 def bot_rng(seed: int | str, name: str = "") -> random.Random:
     """A bots' stream from the seed, separate from the deck (``name`` splits it)."""
     return random.Random(f"darkcity:{seed}:bots:{name}")
+
+
+def check_well_formed(decision: object, players: Collection[str]) -> None:
+    """Raise :class:`IllegalDecision` (``malformed``) unless ``decision`` is one of the
+    decision types, its fields of their declared types and its names those of ``players``.
+
+    Run before the game reads a single field, here in plain Python: a decision
+    may come from anywhere (a client's message, a bot, a record), and the
+    compiled game trusts the declared types.
+    """
+    kind = type(decision)
+    if kind not in PHASE_OF:
+        raise IllegalDecision("malformed", msg("not a decision: {decision!r}",
+                                               decision=decision))
+    d: Any = decision
+    player = d.player
+    if not isinstance(player, str) or player not in players:
+        raise IllegalDecision("malformed", msg("{player!r} is not one of the players",
+                                               player=player))
+    at = d.at
+    if at is not None and at.__class__ is not int:
+        raise IllegalDecision("malformed", msg("a decision point is a whole number, not "
+                                               "{at!r}", at=at), player)
+    if kind is FreeXp:
+        if not isinstance(d.role, Role):
+            raise IllegalDecision("malformed", msg("{role!r} is not a role", role=d.role),
+                                  player)
+    elif kind is DraftPick:
+        if not _well_formed_card(d.card):
+            raise IllegalDecision("malformed", msg("{card!r} is not a card", card=d.card),
+                                  player)
+    elif kind is TakeDeath:
+        if not isinstance(d.names, str) or d.names not in players:
+            raise IllegalDecision("malformed", msg("Death names one of the players, not "
+                                                   "{name!r}", name=d.names), player,
+                                  f"gestures.{player}.names")
+    elif kind is GestureChoice:
+        if not _well_formed_gesture(d.gesture):
+            raise IllegalDecision("malformed", msg("not a gesture: {gesture!r}",
+                                                   gesture=d.gesture), player,
+                                  f"gestures.{player}")
+    elif kind is WithdrawalChoice:
+        w = d.withdrawal
+        if not (isinstance(w, bool) or (isinstance(w, tuple) and all(
+                i.__class__ is int for i in w))):  # (a bool is not an index)
+            raise IllegalDecision("malformed", msg("a withdrawal is true, false or a tuple of "
+                                                   "arrow indices, not {withdrawal!r}",
+                                                   withdrawal=w), player,
+                                  f"withdrawals.{player}")
+    elif kind is ZombieChoice and (not isinstance(d.target, str) or d.target not in players):
+        raise IllegalDecision("malformed", msg("{player!r} is not one of the players",
+                                               player=d.target), player,
+                              f"zombie_targets.{player}")
+
+
+def _well_formed_card(c: object) -> bool:
+    return (isinstance(c, Card) and isinstance(c.role, Role)
+            and isinstance(c.edition, Edition)
+            and (c.gender is None or isinstance(c.gender, Gender)))
+
+
+def _well_formed_gesture(g: object) -> bool:
+    if not isinstance(g, Gesture):
+        return False
+    if not isinstance(g.targets, tuple) or not all(isinstance(t, str) for t in g.targets):
+        return False
+    return (
+        (g.shows is None or isinstance(g.shows, Role))
+        and (g.kind is None or isinstance(g.kind, Role))
+        and (g.seeks is None or isinstance(g.seeks, Gender))
+        and (g.names is None or isinstance(g.names, str))
+    )

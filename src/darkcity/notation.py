@@ -236,10 +236,10 @@ def parse_round(doc: object) -> Night:
         if raw is True or raw is False:
             withdrawals[p] = raw
         elif isinstance(raw, list):
-            for i in raw:
-                if i.__class__ is not int:  # exactly int: a bool is not an index
+            for arrow in raw:  # (a name of its own: compiled, ``i`` is typed int above)
+                if arrow.__class__ is not int:  # exactly int: a bool is not an index
                     raise RoundError(f"withdrawals.{p}", msg("attack indices are 0 or 1, not "
-                                                             "{type}", type=_type(i)), p)
+                                                             "{type}", type=_type(arrow)), p)
             withdrawals[p] = tuple(raw)
         else:
             raise RoundError(f"withdrawals.{p}", msg("must be true, false or a list of attack "

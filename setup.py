@@ -1,0 +1,92 @@
+"""Build darkcity, compiling the engine's hot modules with mypyc where it can.
+
+The engine is plain, typed Python (``mypy --strict``). For speed, a regular
+install (``pip install .``, a wheel) compiles the modules listed under
+``[tool.darkcity] compiled`` in ``pyproject.toml`` into C extensions with
+mypyc, the way black and mypy ship; the ``.py`` files are installed beside
+them, and Python loads the compiled module first. The pure-Python package is
+built instead, with the same behaviour, when:
+
+- the install is editable (``pip install -e .``): an edited module must be the
+  one that runs;
+- ``DARKCITY_COMPILE=0`` is set;
+- mypyc or a C compiler is missing, or compiling fails (a warning says why).
+
+``tests/test_compiled.py`` builds the compiled modules and runs the engine's
+tests against them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).resolve().parent
+
+
+def compiled_modules() -> list[str]:
+    """The paths (relative to this folder) of the modules mypyc compiles."""
+    config = tomllib.loads((HERE / "pyproject.toml").read_text(encoding="utf-8"))
+    return [f"src/{m.replace('.', '/')}.py" for m in config["tool"]["darkcity"]["compiled"]]
+
+
+def _warn(why: str) -> None:
+    print(f"darkcity: building the pure-Python engine ({why})", file=sys.stderr)
+
+
+def _want_compiled() -> bool:
+    if os.environ.get("DARKCITY_COMPILE", "1").strip().lower() in ("0", "no", "false", "off"):
+        _warn("DARKCITY_COMPILE=0")
+        return False
+    # an editable install runs the sources as they are edited
+    return "editable_wheel" not in sys.argv and "develop" not in sys.argv
+
+
+def mypyc_extensions(paths: list[str]) -> list[Any]:
+    """The extensions mypyc makes of ``paths`` (tests/test_compiled.py builds the same)."""
+    from mypyc.build import mypycify
+
+    # One shared library, darkcity__mypyc, holds the code of every module.
+    return list(mypycify(paths, opt_level="3", group_name="darkcity"))
+
+
+def _extensions() -> list[Any]:
+    if not _want_compiled():
+        return []
+    try:
+        import mypyc.build  # noqa: F401
+    except ImportError:
+        _warn("mypyc is not installed")
+        return []
+    try:
+        return mypyc_extensions(compiled_modules())
+    except BaseException as e:  # mypyc reports a type error by exiting
+        _warn(f"mypyc failed: {e!r}")
+        return []
+
+
+class OptionalBuildExt(build_ext):
+    """Compile the extensions, or none of them: a failure leaves the pure package.
+
+    mypyc puts the code of every module in one shared library that each
+    module's small extension imports, so a partial build would not import.
+    """
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as e:  # no compiler, a compiler error...
+            _warn(f"compiling failed: {e}")
+            for path in self.get_outputs():
+                Path(path).unlink(missing_ok=True)
+            self.extensions = []
+
+
+if __name__ == "__main__":  # as pip's build backend runs it; tests import the helpers
+    setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
