@@ -28,8 +28,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 #: The tests run against the compiled modules: the rules, the notation, the
-#: game, its views and records, the CLI (its subprocesses inherit the path),
-#: the bots and the simulator.
+#: messages, the deck, the game, its views and records, the CLI (its
+#: subprocesses inherit the path), the bots and the simulator. (The whole
+#: suite passes compiled too; these are the ones that reach compiled code.)
 SUITES = (
     "tests/test_rules_basic.py",
     "tests/test_rules_death.py",
@@ -41,6 +42,8 @@ SUITES = (
     "tests/test_rules_special.py",
     "tests/test_rules_zombies.py",
     "tests/test_scenarios.py",
+    "tests/test_i18n.py",
+    "tests/test_deck.py",
     "tests/test_validation.py",
     "tests/test_properties.py",
     "tests/test_game.py",
