@@ -134,6 +134,8 @@ class Game:
         self.seed: Final = seed
         self.players: Final = settings.players
         self.sheet: Final = settings.deck.journal_roles
+        self._shuffled: Final = settings.deck.shuffled  # the draft's cards, every night
+        self._death_in_play: Final = settings.deck.death
         self._n = len(self.players)
         self._seat = {p: i for i, p in enumerate(self.players)}
         self.phase = Phase.SETUP
@@ -209,7 +211,7 @@ class Game:
 
     @property
     def death_in_play(self) -> bool:
-        return self.settings.deck.death
+        return self._death_in_play
 
     @property
     def gestures(self) -> Mapping[str, Gesture]:
@@ -392,14 +394,14 @@ class Game:
         if k > 1:
             self.active = (self.active + 1) % self._n
         rng = deck_rng(self.seed, k)
-        cards = list(self.settings.deck.shuffled)
+        cards = list(self._shuffled)
         rng.shuffle(cards)
         self._face_down = cards[:3]
         self._set_aside = tuple(cards[:3])
         self._hand = cards[3:]
         self._order = tuple(self.players[(self.active + i) % self._n] for i in range(self._n))
         self._turn = 0
-        self._looked = not self.death_in_play
+        self._looked = not self._death_in_play
         self._picks = []
         self.cards = {}
         self.received = {}

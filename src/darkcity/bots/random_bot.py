@@ -14,5 +14,4 @@ class RandomBot(Bot):
     description = "Uniform over the legal decisions."
 
     def step(self, obs: Observation) -> Decision:
-        legal = obs.legal
-        return legal[self.rng.randrange(len(legal))]
+        return self.rng.choice(obs.legal)  # (the same draw as randrange(len), fewer calls)
