@@ -134,14 +134,32 @@ class Beliefs:
     """Where the hidden cards can be, from the draft and the gestures."""
 
     def __init__(self, f: Facts, drafters: Mapping[Role, float] | None = None,
-                 sharpness: float = 3.0) -> None:
+                 sharpness: float = 3.0, *, picker: Mapping[Role, float] | None = None,
+                 eps: float = 0.05, rng: random.Random | None = None,
+                 marginal_samples: int = 24) -> None:
         """``drafters``: per-role goal rates; when given, every other player is
         modelled as drafting toward its own journal (public), so the cards it
-        would have liked are likelier in its hands."""
+        would have liked are likelier in its hands.
+
+        ``picker``: the rates of a drafter that keeps the card of best
+        ``rate x gain`` for its own journal (the heuristic bot's draft,
+        :func:`darkcity.bots.heuristic.draft_choice`). When given, the deal is
+        drawn pick by pick: a player before this one kept a card that beat
+        every card this player received (and those kept between them), a
+        player after it keeps the best of what is passed on; a pick the model
+        would not make keeps weight ``eps``. :meth:`marginals` then counts
+        ``marginal_samples`` deals drawn with ``rng``."""
         self.facts = f
         self._pref: dict[tuple[str, Card], float] | None = None
         self._drafters = drafters
         self._sharpness = sharpness
+        self._picker = picker
+        self._eps = eps
+        self._rng = rng
+        self._msamples = marginal_samples
+        self._pv: dict[str, dict[Card, float]] = {}
+        #: the hands the others chose from, in the last deal drawn pick by pick
+        self.hands: dict[str, tuple[Card, ...]] = {}
         shuffled = [c for c in f.deck if c.role is not Role.DEATH]
         mine = f.card
         seen = set(f.received)
@@ -194,8 +212,31 @@ class Beliefs:
         """Per other player, the probability of each real role (approximate)."""
         if self._marg is not None:
             return self._marg
+        if self._picker is not None and self.pool:
+            rng = self._rng if self._rng is not None else random.Random(0)
+            counts: dict[str, dict[Role, float]] = {p: {} for p in self.pool}
+            m = max(1, self._msamples)
+            for _ in range(m):
+                deal = self.sample(rng)
+                for p, row in counts.items():
+                    r = deal[p].role
+                    row[r] = row.get(r, 0.0) + 1.0 / m
+            self._marg = counts
+            return counts
         out: dict[str, dict[Role, float]] = {}
+        plain = self._drafters is None and not self.facts.shown
+        by_pool: dict[int, dict[Role, float]] = {}
         for p, pool in self.pool.items():
+            if plain and pool:  # every card of a pool alike: one distribution per pool
+                got = by_pool.get(id(pool))
+                if got is None:
+                    got = {}
+                    for c in pool:
+                        got[c.role] = got.get(c.role, 0.0) + 1.0
+                    n = len(pool)
+                    got = by_pool[id(pool)] = {r: x / n for r, x in got.items()}
+                out[p] = got
+                continue
             w: dict[Role, float] = {}
             for c in pool:
                 x = self.weight(p, c)
@@ -210,9 +251,118 @@ class Beliefs:
         self._marg = out
         return out
 
+    def _shown_weight(self, p: str, c: Card) -> float:
+        s = self.facts.shown.get(p)
+        if s is None or c.role is s:
+            return 1.0
+        if c.role is Role.DEVIL and s not in _NO_DISGUISE:
+            g = self.facts.gestures.get(p)
+            if g is not None and len(g.targets) == 2 and g.targets[0] == g.targets[1]:
+                return 0.0
+            return DEVIL_PRIOR
+        return 0.0
+
+    def _values(self, p: str) -> dict[Card, float]:
+        """What the ``picker`` model's player ``p`` sees in each card."""
+        x = self._pv.get(p)
+        if x is None:
+            assert self._picker is not None
+            j = self.facts.journals.get(p, {})
+            by_role: dict[Role, float] = {}
+            x = {}
+            for c in self.facts.deck:
+                v = by_role.get(c.role)
+                if v is None:
+                    v = by_role[c.role] = self._picker.get(c.role, 0.3) * gain(j, c.role)
+                x[c] = v
+            self._pv[p] = x
+        return x
+
+    def _pick(self, rng: random.Random, p: str, cands: Sequence[Card], best: float,
+              ) -> Card | None:
+        """One card for ``p`` among ``cands``: the model's pick (value at least
+        ``best``) or, with weight ``eps``, another; times the reveal's weight."""
+        eps = self._eps
+        vals = self._values(p)
+        lo = best - 1e-3
+        if p in self.facts.shown:
+            ws = [(1.0 if vals[c] >= lo else eps) * self._shown_weight(p, c) for c in cands]
+        else:
+            ws = [1.0 if vals[c] >= lo else eps for c in cands]
+        if not any(ws):
+            return None
+        return rng.choices(cands, ws)[0]
+
+    def _sample_picks(self, rng: random.Random) -> dict[str, Card] | None:
+        """A deal drawn pick by pick under the ``picker`` model (None: no
+        consistent deal; the caller falls back). The hand each player chose
+        from is left in :attr:`hands`."""
+        f = self.facts
+        hands: dict[str, tuple[Card, ...]] = {}
+        self.hands = hands
+        cards = dict(self.fixed)
+        mine = f.card
+        received = list(f.received)
+        pool = [c for c in f.deck if c.role is not Role.DEATH and c not in received
+                and c != mine]
+        # before me, last first: p kept a card at least as good (for p) as every
+        # card it passed on (what I received, and what the players between kept)
+        passed = list(received)
+        for p in reversed(self.up):
+            vals = self._values(p)
+            best = max([vals[c] for c in passed], default=-1e9)
+            taken = set(cards.values())
+            cands = [c for c in pool if c not in taken]
+            c = self._pick(rng, p, cands, best)
+            if c is None:
+                return None
+            cards[p] = c
+            hands[p] = (*passed, c)
+            passed.append(c)
+        face_down = [c for c in pool if c not in cards.values()]
+        hand = [c for c in received if c != mine]
+        last = f.order[-1]
+        for q in self.down:
+            vals = self._values(q)
+            best = max([vals[c] for c in hand], default=-1e9)
+            fd_w = 0.0
+            if q == last and face_down:
+                unseen = [c for c in f.deck if c.role is not Role.DEATH and c not in hand]
+                avg = sum(vals[c] for c in unseen) / max(1, len(unseen))
+                fd = 0.9 * avg
+                fd_w = (1.0 if fd > best else self._eps) * (
+                    sum(self._shown_weight(q, c) for c in face_down) / len(face_down))
+                if fd > best:
+                    best = 1e9  # the model takes a face-down card: every hand pick is off-model
+            lo = best - 1e-3
+            if q in f.shown:
+                ws = [(1.0 if vals[c] >= lo else self._eps) * self._shown_weight(q, c)
+                      for c in hand]
+            else:
+                ws = [1.0 if vals[c] >= lo else self._eps for c in hand]
+            total = sum(ws)
+            if total + fd_w <= 0:
+                return None
+            hands[q] = tuple(hand)
+            if fd_w and rng.random() * (total + fd_w) >= total:
+                fws = [self._shown_weight(q, c) for c in face_down]
+                c = rng.choices(face_down, fws)[0]
+                face_down.remove(c)
+            else:
+                c = rng.choices(hand, ws)[0]
+                hand.remove(c)
+            cards[q] = c
+        return {p: cards[p] for p in f.players}
+
     def sample(self, rng: random.Random, tries: int = 8) -> dict[str, Card]:
         """One deal of tonight's cards consistent with what this player knows."""
         f = self.facts
+        if self._picker is not None and f.received:
+            for _ in range(3):
+                deal = self._sample_picks(rng)
+                if deal is not None:
+                    return deal
+        self.hands = {}
         order = sorted(self.pool, key=lambda p: (f.shown.get(p) is None, rng.random()))
         for _ in range(tries):
             used = set(self.fixed.values())
@@ -268,39 +418,71 @@ def _gender(x: str | None) -> Gender | None:
 # Values
 
 
+def _rows(j: Mapping[Role, int]) -> tuple[int, ...]:
+    """The journal's scored rows, highest first (all the conditions read)."""
+    return tuple(sorted((x for x in j.values() if x > 0), reverse=True))
+
+
+_DISTANCE: dict[tuple[int, ...], int] = {}
+_POTENTIAL: dict[tuple[int, ...], float] = {}
+_GAIN: dict[tuple[tuple[int, ...], int, int], float] = {}
+
+
+def _distance(rows: tuple[int, ...]) -> int:
+    d = _DISTANCE.get(rows)
+    if d is None:
+        total = sum(rows)
+        six = max(0, 6 - len(rows))
+        eight = max(0, 8 - total)
+        four = max(0, 4 - (rows[0] if rows else 0))
+        deficits = [*sorted(max(0, 2 - x) for x in rows), 2, 2, 2]
+        pairs = sum(deficits[:3])
+        d = _DISTANCE[rows] = min(six, eight, four, pairs)
+    return d
+
+
+def _potential(rows: tuple[int, ...]) -> float:
+    v = _POTENTIAL.get(rows)
+    if v is None:
+        total = sum(rows)
+        deficits = sorted(max(0, 2 - x) for x in rows)
+        deficits += [2, 2, 2]
+        ds = (max(0, 6 - len(rows)), max(0, 8 - total), max(0, 4 - (rows[0] if rows else 0)),
+              sum(deficits[:3]))
+        lo = min(ds)
+        v = _POTENTIAL[rows] = lo - math.log(sum(math.exp(lo - d) for d in ds))
+    return v
+
+
 def distance(j: Mapping[Role, int]) -> int:
     """XP still missing for the nearest victory condition (0: met)."""
-    rows = sorted((x for x in j.values() if x > 0), reverse=True)
-    total = sum(rows)
-    six = max(0, 6 - len(rows))
-    eight = max(0, 8 - total)
-    four = max(0, 4 - (rows[0] if rows else 0))
-    deficits = [*sorted(max(0, 2 - x) for x in rows), 2, 2, 2]
-    pairs = sum(deficits[:3])
-    return min(six, eight, four, pairs)
+    return _distance(_rows(j))
 
 
 def potential(j: Mapping[Role, int]) -> float:
     """A smooth distance to victory: the soft minimum of the four conditions'
     deficits (a journal near two conditions is nearer than one near one)."""
-    rows = sorted((x for x in j.values() if x > 0), reverse=True)
-    total = sum(rows)
-    deficits = sorted(max(0, 2 - x) for x in rows)
-    deficits += [2, 2, 2]
-    ds = (max(0, 6 - len(rows)), max(0, 8 - total), max(0, 4 - (rows[0] if rows else 0)),
-          sum(deficits[:3]))
-    lo = min(ds)
-    return lo - math.log(sum(math.exp(lo - d) for d in ds))
+    return _potential(_rows(j))
 
 
 def gain(j: Mapping[Role, int], role: Role, xp: int = 1) -> float:
     """What ``xp`` more XP in ``role`` is worth on journal ``j``."""
     if xp <= 0:
         return 0.0
-    after = dict(j)
-    after[role] = after.get(role, 0) + xp
-    won = distance(after) == 0
-    return (potential(j) - potential(after)) + 0.1 * xp + (4.0 if won else 0.0)
+    rows = _rows(j)
+    had = max(0, j.get(role, 0))
+    key = (rows, had, xp)
+    g = _GAIN.get(key)
+    if g is None:
+        after = list(rows)
+        if had > 0:
+            after.remove(had)
+        after.append(had + xp)
+        new = tuple(sorted(after, reverse=True))
+        won = _distance(new) == 0
+        g = _GAIN[key] = (_potential(rows) - _potential(new)) + 0.1 * xp + (
+            4.0 if won else 0.0)
+    return g
 
 
 WIN: Final = 10.0

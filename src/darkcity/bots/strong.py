@@ -27,7 +27,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from darkcity.bots.base import Bot, Observation, register
 from darkcity.bots.heuristic import (
@@ -62,6 +62,9 @@ __all__ = ["StrongBot", "StrongParams", "load_params", "regret_matching"]
 
 DATA: Final = "strong.json"
 
+#: the heuristic's gesture scores per (player, card, the hand it chose from)
+_Plans: TypeAlias = dict[tuple[str, Card, frozenset[Card]], tuple[list[Gesture], list[float]]]
+
 
 @dataclass(frozen=True, slots=True)
 class StrongParams:
@@ -75,8 +78,12 @@ class StrongParams:
     withdraw_rate: float = 0.15  # the opponent model's prior: a threatened player withdraws
     withdraw_margin: float = 0.05  # a full withdrawal must pay by this much
     deny: float = 0.6  # weight of the opponents' progress
-    draft_worlds: int = 160  # resolutions for a draft pick (0: by the rates alone)
+    draft_worlds: int = 120  # resolutions for a draft pick (0: by the rates alone)
+    face_down_tries: int = 4  # unseen cards tried for a face-down pick
     free_xp: tuple[str, ...] = ()  # trained preference for the free XP row, best first
+    picker_eps: float = 0.05  # weight of a draft pick the heuristic's draft would not make
+    model_picks: bool = True  # deals drawn pick by pick, the others drafting like the heuristic
+    model_gestures: bool = True  # the others aim like the heuristic (with model_picks)
 
     def rates_for(self, players: int) -> Mapping[Role, float]:
         return self.rates.get(players) or self.rates.get(6) or DEFAULT_RATES
@@ -101,7 +108,9 @@ class StrongParams:
                     row[r] = float(x)
             rates[int(n)] = row
         kw = {k: doc[k] for k in ("budget", "max_candidates", "min_worlds", "max_worlds",
-                                   "withdraw_rate", "withdraw_margin", "deny", "draft_worlds")
+                                   "withdraw_rate", "withdraw_margin", "deny", "draft_worlds",
+                                   "face_down_tries",
+                                   "picker_eps", "model_picks", "model_gestures")
               if k in doc}
         free = tuple(str(x) for x in doc.get("free_xp", ()))
         return cls(rates=rates, free_xp=free, **kw)
@@ -173,7 +182,7 @@ class StrongBot(Bot):
             return self._draft(f, legal, rates)
         if isinstance(first, FreeXp | DraftPick | FaceDownPick | TakeDeath | LookAtHand):
             return draft_choice(f, legal, rates, self.rng)
-        beliefs = Beliefs(f, rates)
+        beliefs = self._beliefs(f, rates)
         night = obs.view.night
         if self._rate_night != night:  # learnt from the finished nights, once a night
             self._rate = withdrawal_propensity(obs.view.history, f.me,
@@ -184,6 +193,12 @@ class StrongBot(Bot):
         return self._late(f, beliefs, legal)
 
     # -- helpers ------------------------------------------------------------
+
+    def _beliefs(self, f: Facts, rates: Mapping[Role, float]) -> Beliefs:
+        if self.params.model_picks:
+            return Beliefs(f, rates, picker=DEFAULT_RATES, eps=self.params.picker_eps,
+                           rng=self.rng, marginal_samples=16)
+        return Beliefs(f, rates)
 
     def _draft(self, f: Facts, legal: Sequence[Decision], rates: Mapping[Role, float]
                ) -> Decision:
@@ -197,20 +212,23 @@ class StrongBot(Bot):
         k = max(4, self.params.draft_worlds // max(1, len(cards)))
         base = self.rng.getrandbits(32)
         values: dict[Card, float] = {}
+        cache: _Plans = {}
         for c in cards:
             fc = replace(f, card=c)
-            bc = Beliefs(fc, rates)
-            values[c] = self._try_card(fc, bc, k, base, me)
+            bc = self._beliefs(fc, rates)
+            values[c] = self._try_card(fc, bc, k, base, me, cache)
         best: Decision = legal[0]
         best_v = -1e9
         unseen_avg = 0.0
         if any(isinstance(d, FaceDownPick) for d in legal):
             # a face-down card: one of the cards this player never saw
             unseen = [c for c in f.deck if c.role is not Role.DEATH and c not in f.received]
-            tries = unseen if len(unseen) <= 6 else self.rng.sample(unseen, 6)
+            n = self.params.face_down_tries
+            tries = unseen if len(unseen) <= n else self.rng.sample(unseen, n)
             unseen_avg = sum(self._try_card(replace(f, card=c),
-                                            Beliefs(replace(f, card=c), rates),
-                                            max(2, k // 3), base, me) for c in tries) / len(tries)
+                                            self._beliefs(replace(f, card=c), rates),
+                                            max(2, k // 3), base, me, cache)
+                             for c in tries) / len(tries)
         for d in legal:
             v = values[d.card] if isinstance(d, DraftPick) else unseen_avg
             v += self.rng.random() * 1e-6
@@ -218,7 +236,8 @@ class StrongBot(Bot):
                 best, best_v = d, v
         return best
 
-    def _try_card(self, fc: Facts, bc: Beliefs, k: int, base: int, me: int) -> float:
+    def _try_card(self, fc: Facts, bc: Beliefs, k: int, base: int, me: int, cache: _Plans
+                  ) -> float:
         assert fc.card is not None
         total = 0.0
         own: Gesture | None = None
@@ -234,7 +253,7 @@ class StrongBot(Bot):
                     choices = [GestureChoice(fc.me, g) for g in options]
                     scores = gesture_scores(fc, bc, choices)
                     own = options[max(range(len(options)), key=lambda j: scores[j])]
-            w = World(fc, cards, own, cast, rng)
+            w = World(fc, cards, own, cast, rng, self._planned(fc, bc, cards, cast, rng, cache))
             coins = {p: rng.random() for p in fc.players}
             ws = self._withdrawals(w, coins, own, None)
             before = [w.journals[q] for q in fc.players]
@@ -242,16 +261,50 @@ class StrongBot(Bot):
                                  self.params.deny)
         return total / k
 
+    def _planned(self, f: Facts, beliefs: Beliefs, cards: Mapping[str, Card],
+                 cast: frozenset[Role], rng: random.Random,
+                 cache: _Plans) -> dict[str, Gesture] | None:
+        """The others' gestures as the heuristic would make them from the hand
+        each chose from in this deal (its beliefs from the draft), when known."""
+        hands = beliefs.hands
+        if not hands or not self.params.model_gestures:
+            return None
+        out: dict[str, Gesture] = {}
+        for q, hand in hands.items():
+            if q in f.gestures or q == f.death:
+                continue
+            c = cards[q]
+            key = (q, c, frozenset(hand))
+            got = cache.get(key)
+            if got is None:
+                options = all_gestures(q, c, f.players, cards, cast)
+                if len(options) <= 1:
+                    got = (options, [0.0] * len(options))
+                else:
+                    fq = replace(f, me=q, card=c, received=hand, hand=(), shown={},
+                                 gestures={}, withdrawals={})
+                    got = (options, gesture_scores(fq, Beliefs(fq),
+                                                   [GestureChoice(q, g) for g in options]))
+                cache[key] = got
+            options, scores = got
+            if not options:
+                continue
+            top = max(scores)
+            ties = [g for g, x in zip(options, scores, strict=True) if x >= top - 1e-3]
+            out[q] = ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+        return out
+
     def _worlds(self, f: Facts, beliefs: Beliefs, k: int, own: Gesture | None
                 ) -> list[tuple[World, dict[str, float]]]:
         rng = self.rng
         out = []
         cast: frozenset[Role] | None = None
+        cache: _Plans = {}
         for _ in range(k):
             cards: dict[str, Card] = beliefs.sample(rng)
             if cast is None:
                 cast = possible_cast(Night(f.players, cards, journal_roles=f.sheet))
-            w = World(f, cards, own, cast, rng)
+            w = World(f, cards, own, cast, rng, self._planned(f, beliefs, cards, cast, rng, cache))
             coins = {p: rng.random() for p in f.players}
             out.append((w, coins))
         return out

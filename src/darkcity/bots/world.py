@@ -130,7 +130,10 @@ class World:
     __slots__ = ("cards", "facts", "gestures", "journals", "players", "shown")
 
     def __init__(self, f: Facts, cards: dict[str, Card], own: Gesture | None,
-                 cast: frozenset[Role], rng: random.Random) -> None:
+                 cast: frozenset[Role], rng: random.Random,
+                 planned: Mapping[str, Gesture] | None = None) -> None:
+        """``planned``: the others' unrevealed gestures by a finer model (the
+        rest are drawn by :func:`model_gesture`)."""
         self.facts = f
         self.players = f.players
         self.cards = cards
@@ -143,6 +146,8 @@ class World:
                 g = own
             elif p in f.gestures and p != f.me and _fits(c, f.gestures[p].shows):
                 g = world_gesture(f.gestures[p], c)
+            elif planned is not None and p in planned:
+                g = planned[p]
             else:
                 g = model_gesture(p, f.players, cards, cast, rng)
             if g.names is not None or g.targets or g.shows is not None or g.kind is not None:
