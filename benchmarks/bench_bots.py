@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from darkcity import compiled
 from darkcity.bots import Observation, make_bot
 from darkcity.deck import preset
 from darkcity.game import Game, Settings
@@ -92,6 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     report: dict[str, Any] = {}
     ok = True
+    engine = "compiled (mypyc)" if compiled() else "pure Python (an editable install)"
+    print(f"darkcity bots benchmark: Python {sys.version.split()[0]}, engine {engine}")
+    report["engine"] = engine
     if args.only in (None, "speed"):
         h = decision_times("heuristic", "heuristic", args.timing_games, "t-h")
         s = decision_times("strong", "heuristic", args.timing_games, "t-s")
