@@ -44,8 +44,10 @@ def _want_compiled() -> bool:
     if os.environ.get("DARKCITY_COMPILE", "1").strip().lower() in ("0", "no", "false", "off"):
         _warn("DARKCITY_COMPILE=0")
         return False
-    # an editable install runs the sources as they are edited
-    return "editable_wheel" not in sys.argv and "develop" not in sys.argv
+    # Only a build compiles: pip also runs this file for the metadata (egg_info,
+    # dist_info), and an editable install (editable_wheel) runs the sources as
+    # they are edited.
+    return any(command in sys.argv for command in ("bdist_wheel", "build", "build_ext"))
 
 
 def mypyc_extensions(paths: list[str]) -> list[Any]:
