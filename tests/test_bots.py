@@ -22,7 +22,7 @@ from darkcity.bots import (
     play_game,
     register,
 )
-from darkcity.bots.heuristic import gesture_scores
+from darkcity.bots.heuristic import DEFAULT_RATES, gesture_scores
 from darkcity.bots.knowledge import (
     Beliefs,
     distance,
@@ -224,6 +224,43 @@ def test_beliefs_follow_the_draft() -> None:
         for q, dist in marg.items():
             assert abs(sum(dist.values()) - 1) < 1e-9
             assert dist.get(game.cards[q].role, 0) > 0  # the truth is possible
+
+
+def _drafted_by_heuristics(seed: str) -> Game:
+    game = Game(Settings(players=NAMES[:6], deck=preset("basic", 6)), seed)
+    bots = {p: make_bot("heuristic", random.Random(f"{seed}:{p}")) for p in game.players}
+    while game.phase is not Phase.GESTURE:
+        for p in game.pending:
+            game.apply(bots[p].step(Observation(game, p)))
+    return game
+
+
+def test_pick_by_pick_beliefs_read_a_heuristic_draft() -> None:
+    """Against drafters that keep the best card for their journal, drawing the
+    deal pick by pick puts more weight on the truth than the pools alone."""
+    picked = plain = 0.0
+    for seed in ("picks-1", "picks-2", "picks-3"):
+        game = _drafted_by_heuristics(seed)
+        for p in game.players:
+            f = read_facts(Observation(game, p))
+            b = Beliefs(f, picker=DEFAULT_RATES, rng=random.Random(1))
+            rng = random.Random(2)
+            for _ in range(10):
+                deal = b.sample(rng)
+                assert deal[p] == game.cards[p]
+                assert len(set(deal.values())) == len(deal)
+                k = f.order.index(p)
+                for q in f.order[k + 1:-1]:
+                    assert deal[q] in f.received
+                assert set(b.hands) == set(game.players) - {p}
+            marg = b.marginals()
+            assert marg == Beliefs(f, picker=DEFAULT_RATES, rng=random.Random(1)).marginals()
+            base = Beliefs(f).marginals()
+            for q in marg:
+                assert abs(sum(marg[q].values()) - 1) < 1e-9
+                picked += marg[q].get(game.cards[q].role, 0.0)
+                plain += base[q].get(game.cards[q].role, 0.0)
+    assert picked > plain * 1.3
 
 
 def test_beliefs_after_the_reveal_trust_gestures_but_suspect_a_devil() -> None:
