@@ -158,32 +158,53 @@ def render_all(
     roles = [cards[p].role for p in players]
     out = []
     for e in events:
-        if e.key == "proposal-wrong-gender":  # reads the gesture: not memoized
+        key = e.key
+        if key == "proposal-wrong-gender":  # reads the gesture: not memoized
             terms = [role_term(r) for r in roles]
-            out.append(t.format(MESSAGES[e.key], _params(e, night, players, terms)))
+            out.append(t.format(MESSAGES[key], _params(e, night, players, terms)))
             continue
         x = e.target
-        out.append(_sentence(t, e.key, players[e.actor], roles[e.actor],
-                             players[x] if x >= 0 else None, roles[x] if x >= 0 else None,
-                             players[e.other] if e.key == "zombie-switches" else e.other))
+        other = e.other
+        if key == "zombie-switches":
+            third = players[other]
+            other = -1
+        else:
+            third = ""
+        if x >= 0:
+            out.append(_sentence(t, key, roles[e.actor], roles[x], other).format(
+                players[e.actor], players[x], third))
+        else:
+            out.append(_sentence(t, key, roles[e.actor], None, other).format(
+                players[e.actor], "", third))
     return out
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _sentence(t: Translator, key: str, actor: str, role: Role, target: str | None,
-              target_role: Role | None, other: int | str) -> str:
-    """One sentence from its parts: a pure function, memoized because a simulation
-    narrates the same few sentences between the same few names over and over."""
-    params: dict[str, object] = {"actor": actor, "role": role_term(role)}
-    if target is not None and target_role is not None:
-        params["target"] = target
+# Stand-ins for the names while a sentence is memoized (no message holds them).
+_ACTOR, _TARGET, _OTHER = "\x1a0\x1a", "\x1a1\x1a", "\x1a2\x1a"
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _sentence(t: Translator, key: str, role: Role, target_role: Role | None,
+              other: int) -> str:
+    """The sentence of an event with its names left as ``{0}`` (the actor), ``{1}``
+    (the target) and ``{2}`` (a third player), for ``str.format``.
+
+    A pure function of the roles, memoized: a night's names change from table to
+    table, but the sentences between roles are few. The names go in last, in one
+    pass that reads nothing in them.
+    """
+    params: dict[str, object] = {"actor": _ACTOR, "role": role_term(role)}
+    if target_role is not None:
+        params["target"] = _TARGET
         params["target_role"] = role_term(target_role)
     if key == "devil-reveals":
-        params["shown"] = role_term(Role(int(other)))
+        params["shown"] = role_term(Role(other))
     elif key == "alien-finds-none":
-        params["kind"] = role_term(Role(int(other))) if other != -1 else _UNKNOWN
+        params["kind"] = role_term(Role(other)) if other != -1 else _UNKNOWN
     elif key == "zombie-switches":
-        params["other"] = other
+        params["other"] = _OTHER
     elif key == "xp":
         params["xp"] = other
-    return t.format(MESSAGES[key], params)
+    text = t.format(MESSAGES[key], params)
+    return (text.replace("{", "{{").replace("}", "}}")
+            .replace(_ACTOR, "{0}").replace(_TARGET, "{1}").replace(_OTHER, "{2}"))
