@@ -157,6 +157,18 @@ def test_json_lines_skips_blank_lines_but_counts_them() -> None:
     assert_refused(run("-", stdin=text), "line 3", "cards.Caio.role")
 
 
+def test_json_lines_are_split_at_newlines_only() -> None:
+    """A JSON string may hold U+2028 and U+0085, which are not line breaks in JSON Lines;
+    Windows line ends are fine too."""
+    doc = night(0)
+    renamed = json.loads(json.dumps(doc).replace("Ana", "An\u2028a\u0085"))
+    text = "\r\n".join(json.dumps(d, ensure_ascii=False) for d in (renamed, night(1))) + "\r\n"
+    p = run("-", stdin=text)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.split("\n")[:-1]
+    assert [json.loads(x) for x in lines] == [adjudicate(renamed), adjudicate(night(1))]
+
+
 def test_scenario_file_adjudicates(scenarios_dir: Path) -> None:
     f = sorted(scenarios_dir.glob("*.json"))[0]
     p = run(str(f))

@@ -165,15 +165,21 @@ def _documents(text: str) -> tuple[bool, list[tuple[int, Any]]]:
     """
     from darkcity.notation import bad_json
 
-    stripped = text.strip()
-    if not stripped:
+    if not text or text.isspace():
         raise RoundError("", msg("empty input: expected a darkcity-round/1 document"))
     try:
-        return False, [(1, json.loads(stripped))]
+        return False, [(1, json.loads(text))]
     except RecursionError:
         raise RoundError("", msg("bad JSON: nested too deeply")) from None
     except json.JSONDecodeError as whole:
-        lines = [(i, line) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
+        # JSON Lines end lines with "\n" only: a name may hold U+2028, which
+        # str.splitlines() would take for a line break.
+        raw = text.split("\n")
+        if not raw[-1]:
+            raw.pop()  # after the newline that ends the last line
+        lines = list(enumerate(raw, 1))
+        if any(not line or line.isspace() for line in raw):  # blank lines are skipped
+            lines = [(i, line) for i, line in lines if line and not line.isspace()]
         if len(lines) < 2:
             raise RoundError("", bad_json(whole)) from None
         try:
