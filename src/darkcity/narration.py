@@ -12,7 +12,6 @@ each reader; :func:`render` is its text in one language.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from typing import Final
 
@@ -156,6 +155,7 @@ def render_all(
     players = night.players
     cards = night.cards
     roles = [cards[p].role for p in players]
+    memo = _SENTENCES
     out = []
     for e in events:
         key = e.key
@@ -165,33 +165,39 @@ def render_all(
             continue
         x = e.target
         other = e.other
+        third = ""
         if key == "zombie-switches":
             third = players[other]
             other = -1
-        else:
-            third = ""
-        if x >= 0:
-            out.append(_sentence(t, key, roles[e.actor], roles[x], other).format(
-                players[e.actor], players[x], third))
-        else:
-            out.append(_sentence(t, key, roles[e.actor], None, other).format(
-                players[e.actor], "", third))
+        target_role = roles[x] if x >= 0 else None
+        k = (t, key, roles[e.actor], target_role, other)
+        parts = memo.get(k)
+        if parts is None:
+            if len(memo) >= 1 << 16:
+                memo.clear()
+            parts = memo[k] = _sentence(t, key, roles[e.actor], target_role, other)
+        names = (players[e.actor], players[x] if x >= 0 else "", third)
+        text = parts[0]
+        for i in range(1, len(parts), 2):
+            text += names[int(parts[i])] + parts[i + 1]
+        out.append(text)
     return out
 
 
 # Stand-ins for the names while a sentence is memoized (no message holds them).
 _ACTOR, _TARGET, _OTHER = "\x1a0\x1a", "\x1a1\x1a", "\x1a2\x1a"
+#: (translator, event key, role, target's role, other) -> the sentence's parts.
+_SENTENCES: Final[dict[tuple[Translator, str, Role, Role | None, int], list[str]]] = {}
 
 
-@functools.lru_cache(maxsize=1 << 14)
 def _sentence(t: Translator, key: str, role: Role, target_role: Role | None,
-              other: int) -> str:
-    """The sentence of an event with its names left as ``{0}`` (the actor), ``{1}``
-    (the target) and ``{2}`` (a third player), for ``str.format``.
+              other: int) -> list[str]:
+    """The sentence of an event between roles, cut where the names go: text, name
+    index (0 the actor, 1 the target, 2 a third player), text, name index... text.
 
-    A pure function of the roles, memoized: a night's names change from table to
-    table, but the sentences between roles are few. The names go in last, in one
-    pass that reads nothing in them.
+    A pure function of the roles, memoized by :func:`render_all`: a night's names
+    change from table to table, but the sentences between roles are few. The names
+    are put in last, and nothing in them is read.
     """
     params: dict[str, object] = {"actor": _ACTOR, "role": role_term(role)}
     if target_role is not None:
@@ -205,6 +211,4 @@ def _sentence(t: Translator, key: str, role: Role, target_role: Role | None,
         params["other"] = _OTHER
     elif key == "xp":
         params["xp"] = other
-    text = t.format(MESSAGES[key], params)
-    return (text.replace("{", "{{").replace("}", "}}")
-            .replace(_ACTOR, "{0}").replace(_TARGET, "{1}").replace(_OTHER, "{2}"))
+    return t.format(MESSAGES[key], params).split("\x1a")
