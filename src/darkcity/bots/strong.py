@@ -3,9 +3,12 @@
 * Beliefs about the hidden cards come from the draft (which cards it saw
   went on to whom) and, after Phase 2, from the gestures (a player is what it
   showed, or a Devil in disguise: :class:`~darkcity.bots.knowledge.Beliefs`).
+  Deals are drawn pick by pick, the others taken to draft like the heuristic
+  (``picker``): who kept what follows from what each chose from.
 * Each candidate decision is scored against sampled worlds: a deal drawn
-  from the beliefs, the unseen choices drawn from an opponent model
-  (:mod:`darkcity.bots.world`), the night resolved by
+  from the beliefs, the unseen choices drawn from an opponent model (the
+  others aim as the heuristic would from the hand each chose from in that
+  deal; :mod:`darkcity.bots.world`), the night resolved by
   :func:`darkcity.night.resolve`, and the result valued for progress toward a
   victory condition less the opponents' progress
   (:func:`~darkcity.bots.knowledge.night_value`). Common random numbers: every
