@@ -189,6 +189,12 @@ class Event(NamedTuple):
     other: int = -1
 
 
+def _event(step: str, key: str, actor: int, target: int = -1, other: int = -1) -> Event:
+    # tuple.__new__ directly: a named tuple's own __new__ is a Python function,
+    # a call the compiled resolver would make for every event
+    return tuple.__new__(Event, (step, key, actor, target, other))
+
+
 class NightResult(NamedTuple):
     """The adjudicated night: everything is indexed by seat.
 
@@ -454,7 +460,7 @@ class _Table:
         for i in self.by_role[role]:
             if not withdrawn[i]:
                 if removed[i] is not None:
-                    self.events.append(Event(step, "out-no-action", i))
+                    self.events.append(_event(step, "out-no-action", i))
                 else:
                     yield i
 
@@ -500,10 +506,10 @@ def _strike(t: _Table, st: _Step, a: int, target: int) -> None:
     ev = t.events
     step = st.name
     if t.withdrawn[target]:
-        ev.append(Event(step, "forfeit-withdrawn", a, target))
+        ev.append(_event(step, "forfeit-withdrawn", a, target))
         return
     if t.removed[target] is not None:
-        ev.append(Event(step, "forfeit-removed", a, target))
+        ev.append(_event(step, "forfeit-removed", a, target))
         return
     ra = t.role[a]
     rt = t.role[target]
@@ -511,43 +517,43 @@ def _strike(t: _Table, st: _Step, a: int, target: int) -> None:
     assert row is not None
     eff = row[rt]
     if eff is _MISS:
-        ev.append(Event(step, "miss-devil", a, target))
+        ev.append(_event(step, "miss-devil", a, target))
         return
     if rt is _REPORTER or rt is _VOODOO:
         why = t.immune(a, target)
         if why is not None:
-            ev.append(Event(step, "immune-" + why, a, target))
+            ev.append(_event(step, "immune-" + why, a, target))
             return
     if eff is _KILL:
         st.deaths[target] = st.removal
         t.credit[a] = True
-        ev.append(Event(step, "kill", a, target))
+        ev.append(_event(step, "kill", a, target))
     elif eff is _HIT:
         st.hits[target] = st.hits.get(target, 0) + 1
         st.tough_hitters.setdefault(target, []).append(a)
-        ev.append(Event(step, "hit", a, target))
+        ev.append(_event(step, "hit", a, target))
     elif eff is _ABDUCT:
         st.deaths[target] = st.removal
         t.credit[a] = True
         t.abducted_by[a] += 1
-        ev.append(Event(step, "abduct", a, target))
+        ev.append(_event(step, "abduct", a, target))
     elif eff is _KILL_NO_XP:
         st.deaths[target] = st.removal
         t.penalty[a] = True
-        ev.append(Event(step, "kill-guardian", a, target))
+        ev.append(_event(step, "kill-guardian", a, target))
     elif eff is Effect.ATTACKER_DIES:
         st.deaths[a] = _KILLED
-        ev.append(Event(step, "dies-on-priest", a, target))
+        ev.append(_event(step, "dies-on-priest", a, target))
     elif eff is Effect.REFLEX:
         t.attacked_hunter[a] = target
-        ev.append(Event(step, "attacks-hunter", a, target))
+        ev.append(_event(step, "attacks-hunter", a, target))
     elif eff is Effect.EXORCISE:
         t.exorcised[target] = True
-        ev.append(Event(step, "exorcise", a, target))
+        ev.append(_event(step, "exorcise", a, target))
     elif eff is Effect.CANNIBAL:
-        ev.append(Event(step, "attacks-zombie", a, target))
+        ev.append(_event(step, "attacks-zombie", a, target))
     else:
-        ev.append(Event(step, "no-effect", a, target))
+        ev.append(_event(step, "no-effect", a, target))
 
 
 def _end_step(t: _Table, st: _Step, focus: tuple[int, ...] = ()) -> None:
@@ -567,10 +573,10 @@ def _end_step(t: _Table, st: _Step, focus: tuple[int, ...] = ()) -> None:
                     t.credit[a] = True
                     if fate is _ABDUCTED:
                         t.abducted_by[a] += 1
-            ev.append(Event(st.name, "tough-abducted" if fate is _ABDUCTED else "tough-killed",
+            ev.append(_event(st.name, "tough-abducted" if fate is _ABDUCTED else "tough-killed",
                             target))
         else:
-            ev.append(Event(st.name, "wounded" if t.role[target] is _CREATURE else "awakened",
+            ev.append(_event(st.name, "wounded" if t.role[target] is _CREATURE else "awakened",
                             target))
     removed = t.removed
     for i, fate in st.deaths.items():
@@ -592,13 +598,13 @@ def _step_devil(t: _Table) -> None:
     for d in t.acting(_DEVIL, "1"):
         if aims is None:
             aims = t.aims()
-        t.events.append(Event("1", "devil-reveals", d, -1, int(t.shown[d])))
+        t.events.append(_event("1", "devil-reveals", d, -1, int(t.shown[d])))
         for x in aims[d]:
             rx = role[x]
             if (rx is _ANGEL or (rx is _DEMONIAC and not t.exorcised[x])) and t.valid(x):
                 st.deaths[x] = _DAMNED
                 t.damned_any[d] = True
-                t.events.append(Event("1", "damn", d, x))
+                t.events.append(_event("1", "damn", d, x))
     _end_step(t, st)
 
 
@@ -626,7 +632,7 @@ def _step_zombie(t: _Table) -> None:
         if final < 0:
             final = first
         elif final != first:
-            t.events.append(Event("4", "zombie-switches", a, final, first))
+            t.events.append(_event("4", "zombie-switches", a, final, first))
         _strike(t, st, a, final)
     # The cannibal rule (R-52): neighbouring Zombies both in play both die.
     if len(zombies) == 2:
@@ -634,7 +640,7 @@ def _step_zombie(t: _Table) -> None:
         if b == t.left[a] or b == t.right[a]:
             st.deaths[a] = _KILLED
             st.deaths[b] = _KILLED
-            t.events.append(Event("4", "cannibals", a, b))
+            t.events.append(_event("4", "cannibals", a, b))
     _end_step(t, st)
 
 
@@ -648,7 +654,7 @@ def _step_hunter(t: _Table) -> None:
         dropped = t.dropped[h]
         if dropped:
             k = dropped[0]
-            t.events.append(Event("5", "arrow-withdrawn", h, arrows[k]))
+            t.events.append(_event("5", "arrow-withdrawn", h, arrows[k]))
             _strike(t, st, h, arrows[1 - k])
         else:
             _strike(t, st, h, arrows[0])
@@ -660,7 +666,7 @@ def _step_hunter(t: _Table) -> None:
         if h >= 0 and h in hunters and t.removed[w] is None:
             st.deaths[w] = _KILLED
             t.credit[h] = True
-            t.events.append(Event("5", "reflex", h, w))
+            t.events.append(_event("5", "reflex", h, w))
     _end_step(t, st, tuple(focus))
 
 
@@ -674,7 +680,7 @@ def _step_alien(t: _Table) -> None:
                 took = True
                 _strike(t, st, a, x)
         if not took:
-            t.events.append(Event("6", "alien-finds-none", a, -1,
+            t.events.append(_event("6", "alien-finds-none", a, -1,
                                   int(kind) if kind is not None else -1))
     _end_step(t, st)
 
@@ -685,10 +691,10 @@ def _step_necromancer(t: _Table) -> None:
             if t.removed[x] is not _KILLED or _UNRAISABLE[t.role[x]]:
                 continue
             if t.immune(a, x) is not None:
-                t.events.append(Event("7", "raise-resisted", a, x))
+                t.events.append(_event("7", "raise-resisted", a, x))
                 continue
             t.undead[x] = True
-            t.events.append(Event("7", "raise", a, x))
+            t.events.append(_event("7", "raise", a, x))
 
 
 def _step_creature(t: _Table) -> None:
@@ -697,14 +703,14 @@ def _step_creature(t: _Table) -> None:
     for c in t.acting(_CREATURE, "8"):
         x = t.targets[c][0]
         if not t.valid(x):
-            t.events.append(Event("8", "proposal-forfeit", c, x))
+            t.events.append(_event("8", "proposal-forfeit", c, x))
             continue
         if _PROPOSAL_IMMUNE[t.role[x]] or t.immune(c, x) is not None:
-            t.events.append(Event("8", "proposal-ignored", c, x))
+            t.events.append(_event("8", "proposal-ignored", c, x))
             continue
         # The target reveals the card (R-114); the wedding is announced after the
         # photos (R-117), but it is decided here, at the end of the initiative order.
-        t.events.append(Event("8", "proposal", c, x))
+        t.events.append(_event("8", "proposal", c, x))
         if cards[players[x]].identity is t.seeks[c]:
             t.married[c] = x
 
@@ -860,25 +866,25 @@ def _end_of_night(t: _Table) -> None:
     for i, r in enumerate(role):
         if r is _REPORTER and removed[i] is None and not withdrawn[i]:
             for x in t.targets[i]:
-                ev.append(Event("end", "photo" if _photo_counts(t, x) else "photo-worthless",
+                ev.append(_event("end", "photo" if _photo_counts(t, x) else "photo-worthless",
                                 i, x))
     for i, r in enumerate(role):
         if r is _CREATURE and removed[i] is None and not withdrawn[i]:
             x = t.targets[i][0]
             if t.married[i] >= 0:
-                ev.append(Event("end", "marry", i, x))
+                ev.append(_event("end", "marry", i, x))
             elif any(e.key == "proposal" and e.actor == i for e in ev):
-                ev.append(Event("end", "proposal-wrong-gender", i, x))
+                ev.append(_event("end", "proposal-wrong-gender", i, x))
     for i, r in enumerate(role):
         if r is _MUMMY:
             if removed[i] is None and not withdrawn[i]:
-                ev.append(Event("end", "mummy-awake" if t.hits[i] else "mummy-sleeps", i))
+                ev.append(_event("end", "mummy-awake" if t.hits[i] else "mummy-sleeps", i))
         elif r is _DEMONIAC and (removed[i] is _KILLED or removed[i] is _ABDUCTED):
-            ev.append(Event("end", "demoniac-dies-exorcised" if t.exorcised[i]
+            ev.append(_event("end", "demoniac-dies-exorcised" if t.exorcised[i]
                             else "demoniac-freed", i))
     for i, r in enumerate(role):
         if r is _DEATH:
-            ev.append(Event("end", "death-harvests" if _goal_death(t, i) else "death-empty",
+            ev.append(_event("end", "death-harvests" if _goal_death(t, i) else "death-empty",
                             i, t.targets[i][0]))
 
 
@@ -930,11 +936,11 @@ def _outcome(t: _Table, night: Night, *, final: bool) -> NightResult:
         if x:
             r = role[i]
             j[r] = j.get(r, 0) + x
-            events.append(Event("end", "xp", i, -1, x))
+            events.append(_event("end", "xp", i, -1, x))
         journals.append(j)
     winners = victory(journals) if final and njournals else ()
-    return NightResult(night, tuple(fates), tuple(marks), tuple(xp), tuple(journals),
-                       winners, tuple(events))
+    return tuple.__new__(NightResult, (night, tuple(fates), tuple(marks), tuple(xp),
+                                       tuple(journals), winners, tuple(events)))
 
 
 def _marks(r: Role, hits: int, fate: Fate | None, exorcised: bool, undead: bool
