@@ -393,9 +393,7 @@ class Game:
         k = self.night
         if k > 1:
             self.active = (self.active + 1) % self._n  # R-94
-        rng = deck_rng(self.seed, k)
-        cards = list(self._shuffled)
-        rng.shuffle(cards)
+        cards = list(_draft_order(self.seed, k, self._shuffled))
         self._face_down = cards[:3]
         self._set_aside = tuple(cards[:3])
         self._hand = cards[3:]
@@ -627,6 +625,19 @@ class Game:
         """Copied and pickled as its table, seed and decisions: :func:`restore` replays
         them, each one checked, to the same state."""
         return restore, (self.settings, self.seed, tuple(self.log))
+
+
+@functools.lru_cache(maxsize=1024)
+def _draft_order(seed: int | str, night: int, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The draft's cards of night ``night``, shuffled by :func:`deck_rng`.
+
+    Memoised: a simulation plays each deal once per seat rotation, with the
+    same seed, so the same shuffles (and seeding a generator from a string
+    hashes it).
+    """
+    order = list(cards)
+    deck_rng(seed, night).shuffle(order)
+    return tuple(order)
 
 
 @functools.lru_cache(maxsize=8192)

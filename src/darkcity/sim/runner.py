@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from darkcity.bots import bot_names, make_bot, play_game
+from darkcity.cast import Role
 from darkcity.deck import parse_deck
 from darkcity.game import Game, Settings
 from darkcity.journal import conditions_met
@@ -122,24 +123,34 @@ def _outcome(game: Game, deal: int, rotation: int, seat_bot: Sequence[int]) -> G
         credit[seat_bot[seat[w]]] += 1 / len(game.winners)
         conds.update(conditions_met(game.journals[seat[w]]))
     xp = [0] * n
-    roles: dict[str, list[int]] = {}
-    bot_roles: list[dict[str, list[int]]] = [{} for _ in range(n)]
+    # (role, seat) -> [nights, nights its goal was met, XP]: one row per pair, summed
+    # into roles and bots at the end (a game has a few dozen pairs, and 100 player-nights)
+    rows: dict[tuple[Role, int], list[int]] = {}
     withdrawals = 0
     for rec in game.nights:
-        res = rec.result
-        withdrawals += sum(1 for w in rec.night.withdrawals.values() if w is True)
-        for i, p in enumerate(rec.night.players):
-            role = rec.night.cards[p].role.key
-            x = res.xp[i]
-            b = seat_bot[i]
-            xp[b] += x
-            row = roles.setdefault(role, [0, 0, 0])
+        night = rec.night
+        cards = night.cards
+        withdrawals += sum(1 for w in night.withdrawals.values() if w is True)
+        for i, (p, x) in enumerate(zip(night.players, rec.result.xp, strict=True)):
+            row = rows.get((cards[p].role, i))
+            if row is None:
+                row = rows[(cards[p].role, i)] = [0, 0, 0]
             row[0] += 1
-            row[1] += x > 0
-            row[2] += x
-            br = bot_roles[b].setdefault(role, [0, 0])
-            br[0] += 1
-            br[1] += x > 0
+            if x:
+                row[1] += x > 0
+                row[2] += x
+    roles: dict[str, list[int]] = {}
+    bot_roles: list[dict[str, list[int]]] = [{} for _ in range(n)]
+    for (role, i), (played, met, gained) in rows.items():
+        b = seat_bot[i]
+        xp[b] += gained
+        r = roles.setdefault(role.key, [0, 0, 0])
+        r[0] += played
+        r[1] += met
+        r[2] += gained
+        br = bot_roles[b].setdefault(role.key, [0, 0])
+        br[0] += played
+        br[1] += met
     return GameOutcome(
         deal, rotation, len(game.nights), tuple(credit), tuple(sorted(conds)), tuple(xp),
         {k: (v[0], v[1], v[2]) for k, v in roles.items()},
