@@ -312,3 +312,17 @@ def test_trained_parameters_ship_with_the_package() -> None:
     params = load_params()
     assert params.budget > 0
     assert params.to_json() == StrongParams.from_json(params.to_json()).to_json()
+
+
+def test_choose_draws_exactly_as_random_choice() -> None:
+    """The random bot's compiled draw keeps Random.choice's stream (seeded runs replay)."""
+    from darkcity.bots.play import choose
+
+    for seed in range(50):
+        a, b = random.Random(seed), random.Random(seed)
+        for n in (1, 2, 3, 5, 7, 8, 9, 31, 64, 100, 1000):
+            options = list(range(n))
+            assert [choose(a, options) for _ in range(20)] == [b.choice(options)
+                                                                for _ in range(20)]
+    with pytest.raises(IndexError):
+        choose(random.Random(0), [])

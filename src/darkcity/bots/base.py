@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Callable, Mapping
 from typing import ClassVar, Final, TypeVar
 
+from darkcity.bots.play import BotError, Observation, play_game
 from darkcity.cast import Edition, Gender, parse_role
-from darkcity.game import Decision, Game, Phase
+from darkcity.game import Decision
 from darkcity.night import Card
-from darkcity.views import CardView, View, view
+from darkcity.views import CardView
 
 __all__ = [
     "BOTS",
@@ -44,61 +44,12 @@ __all__ = [
 ]
 
 
-class BotError(ValueError):
-    """An unknown bot name, or a bot that answered with an illegal decision."""
-
-
 def card_of(cv: CardView) -> Card:
     """The card a :class:`~darkcity.views.CardView` shows."""
     role = parse_role(cv.role)
     if role is None:  # pragma: no cover - views only hold known roles
         raise BotError(f"unknown role {cv.role!r} in a view")
     return Card(role, Edition(cv.edition), Gender(cv.gender) if cv.gender else None)
-
-
-class Observation:
-    """What one player may know now: its view, its legal decisions, the deck.
-
-    Built by whoever drives the game (the simulator, the environment, a
-    server) for the player asked to decide. The view is built on first use
-    (a random bot never pays for it).
-    """
-
-    __slots__ = ("__game", "_legal", "_view", "player")
-
-    def __init__(self, game: Game, player: str) -> None:
-        self.__game = game
-        self.player: Final = player
-        self._view: View | None = None
-        self._legal: tuple[Decision, ...] | None = None
-
-    @property
-    def legal(self) -> tuple[Decision, ...]:
-        """The player's legal decisions now (empty when not asked to decide)."""
-        if self._legal is None:
-            self._legal = self.__game.legal(self.player)
-        return self._legal
-
-    @property
-    def view(self) -> View:
-        """The player's view (:func:`darkcity.views.view`)."""
-        if self._view is None:
-            self._view = view(self.__game, self.player)
-        return self._view
-
-    @property
-    def phase(self) -> Phase:
-        """The phase of the decision point (public)."""
-        return self.__game.phase
-
-    @property
-    def decision_id(self) -> int:
-        return self.__game.decision_point().id
-
-    @property
-    def deck(self) -> tuple[Card, ...]:
-        """Every card of the game, Death included (public: the table knows the deck)."""
-        return self.__game.settings.deck.cards
 
 
 class Bot(abc.ABC):
@@ -152,38 +103,3 @@ def make_bot(name: str, rng: random.Random) -> Bot:
     if cls is None:
         raise BotError(f"unknown bot {name!r} (known: {', '.join(bot_names())})")
     return cls(rng)
-
-
-def play_game(
-    game: Game,
-    bots: Mapping[str, Bot],
-    *,
-    check: bool = True,
-    max_nights: int = 1000,
-    on_decision: Callable[[Observation, Decision], None] | None = None,
-) -> Game:
-    """Play ``game`` to its end, asking ``bots[player]`` at every decision point.
-
-    Simultaneous phases are asked in seat order; no bot sees another's secret
-    choice (the views hide it). With ``check`` every answer is verified
-    (:meth:`Game.do`); a refused one raises :class:`BotError`.
-    """
-    while game.phase is not Phase.OVER:
-        if game.night > max_nights:
-            raise RuntimeError(f"no winner after {max_nights} nights")
-        for p in game.pending:
-            obs = Observation(game, p)
-            d = bots[p].step(obs)
-            if on_decision is not None:
-                on_decision(obs, d)
-            if check and not _is_legal(d, obs.legal):
-                raise BotError(f"{bots[p]!r} answered {d!r}, not a legal decision of {p}")
-            game.apply(d)
-    return game
-
-
-def _is_legal(d: Decision, legal: tuple[Decision, ...]) -> bool:
-    for x in legal:  # bots answer with one of the enumerated values: identity first
-        if x is d:
-            return True
-    return d in legal

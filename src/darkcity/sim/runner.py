@@ -102,13 +102,13 @@ def play_deal(cfg: SimConfig, deal: int) -> list[GameOutcome]:
     """The ``players`` games of one deal (every rotation)."""
     n = cfg.players
     names = NAMES[:n]
-    deck = parse_deck(cfg.deck, n)
+    settings = Settings(players=names, deck=parse_deck(cfg.deck, n))  # checked once a deal
     out = []
     for r in range(n):
         seat_bot = [(s - r) % n for s in range(n)]  # seat -> bot index
         bots = {names[s]: make_bot(cfg.bots[b], random.Random(
             f"darkcity:sim:{cfg.seed}:{deal}:{r}:{b}")) for s, b in enumerate(seat_bot)}
-        game = Game(Settings(players=names, deck=deck), f"{cfg.seed}:deal:{deal}")
+        game = Game(settings, f"{cfg.seed}:deal:{deal}")
         play_game(game, bots, check=True, max_nights=cfg.max_nights)
         out.append(_outcome(game, deal, r, seat_bot))
     return out
