@@ -123,9 +123,12 @@ def main(argv: list[str] | None = None) -> int:
           f"{_verdict(rate_a, TARGET_RESOLVE)}")
 
     # where the bulk time goes (one pass each, same nights)
-    parsed = [json.loads(line) for line in lines]
+    # the bulk path's JSON codec (orjson, a dependency)
+    import orjson
+
+    parsed = [orjson.loads(line) for line in lines]
     stages: list[tuple[str, Callable[[], object]]] = [
-        ("json.loads", lambda: [json.loads(line) for line in lines]),
+        ("orjson.loads", lambda: [orjson.loads(line) for line in lines]),
         ("read_round (parse + validate)", lambda: [read_round(d) for d in parsed]),
         ("resolve", lambda: [resolve(x) for x in nights]),
     ]
@@ -133,8 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     stages.append(("result_document (incl. narration)",
                    lambda: [result_document(r) for r in results]))
     rdocs = [result_document(r) for r in results]
-    stages.append(("json.dumps", lambda: [json.dumps(r, ensure_ascii=False,
-                                                     separators=(",", ":")) for r in rdocs]))
+    stages.append(("orjson.dumps", lambda: [orjson.dumps(r) for r in rdocs]))
     parts = []
     for name, fn in stages:
         t = _best(fn, args.repeat)
@@ -150,8 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     t = _best(run_bulk, args.repeat)
     rate_b1 = n / t
     print(f"(b) bulk loop in process, one core     : {rate_b1:>10,.0f} nights/s "
-          f"({t * 1e6 / n:6.1f} us/night)  target {TARGET_BULK:,}: "
-          f"{_verdict(rate_b1, TARGET_BULK)}")
+          f"({t * 1e6 / n:6.1f} us/night)  (the bar is the CLI's, below)")
 
     if not args.no_cli:
         with tempfile.TemporaryDirectory() as tmp:
