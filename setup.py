@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from setuptools import setup
+from setuptools.command.build import build
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
@@ -73,6 +74,21 @@ def _extensions() -> list[Any]:
         return []
 
 
+class CleanBuild(build):
+    """A build that first drops the extensions an earlier build left in the build folder.
+
+    pip builds in ``build/`` of the checkout and keeps it; an extension of a
+    module that is no longer compiled (or of an older shared library) would
+    otherwise go into the wheel and shadow the module's ``.py``.
+    """
+
+    def run(self) -> None:
+        for pattern in ("*.so", "*.pyd"):
+            for stale in Path(self.build_lib).rglob(pattern):
+                stale.unlink()
+        super().run()
+
+
 class OptionalBuildExt(build_ext):
     """Compile the extensions, or none of them: a failure leaves the pure package.
 
@@ -91,4 +107,5 @@ class OptionalBuildExt(build_ext):
 
 
 if __name__ == "__main__":  # as pip's build backend runs it; tests import the helpers
-    setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+    setup(ext_modules=_extensions(),
+          cmdclass={"build": CleanBuild, "build_ext": OptionalBuildExt})
