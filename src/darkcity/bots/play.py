@@ -73,7 +73,6 @@ class Observation:
         return self._game.settings.deck.cards
 
 
-
 def play_game(
     game: Game,
     bots: Mapping[str, Bot],
