@@ -18,6 +18,7 @@ __all__ = [
     "ALIASES",
     "CAST",
     "MAIN_CAST",
+    "NO_DISGUISE",
     "SPECIAL_CAST",
     "STEPS",
     "Class",
@@ -226,6 +227,8 @@ CAST: Final[MappingProxyType[Role, RoleSpec]] = MappingProxyType(
 
 MAIN_CAST: Final = tuple(r for r in Role if not CAST[r].special)
 SPECIAL_CAST: Final = tuple(r for r in Role if CAST[r].special)
+#: The roles a Devil never shows (R-20): itself, and the gestures no Devil can fake.
+NO_DISGUISE: Final = frozenset((Role.DEVIL, Role.NECROMANCER, Role.CREATURE, Role.DEATH))
 
 
 class Effect(_FastHash):

@@ -42,7 +42,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from darkcity.cast import CAST, Edition, Gender, Reach, Role
+from darkcity.cast import CAST, NO_DISGUISE, Edition, Gender, Reach, Role
 from darkcity.deck import card_message
 from darkcity.gametypes import (
     PHASE_OF,
@@ -102,6 +102,7 @@ __all__ = [
     "ZombieChoice",
     "bot_rng",
     "deck_rng",
+    "gesture_options",
     "play_randomly",
     "restore",
 ]
@@ -116,8 +117,6 @@ def _rows(sheet: Sequence[Role]) -> Message:
 _DEATH, _DEVIL, _HUNTER, _ZOMBIE, _CREATURE, _NECRO, _ALIEN = (
     Role.DEATH, Role.DEVIL, Role.HUNTER, Role.ZOMBIE, Role.CREATURE, Role.NECROMANCER,
     Role.ALIEN)
-#: R-20: a Devil never shows these.
-_NO_DISGUISE: Final = frozenset((Role.DEVIL, Role.NECROMANCER, Role.CREATURE, Role.DEATH))
 _SEEKABLE: Final = (Gender.FEMININE, Gender.MASCULINE)
 _EMPTY: Final = Gesture()
 #: Phases whose decisions the validation of a candidate night decides.
@@ -644,21 +643,29 @@ def _draft_order(seed: int | str, night: int, cards: tuple[Card, ...]) -> tuple[
 def _gesture_choices(
     players: tuple[str, ...], p: str, card: Card, death: str | None, cast: frozenset[Role]
 ) -> tuple[GestureChoice, ...]:
-    """Every legal Phase-2 gesture of ``p`` holding ``card`` (R-20, R-116).
+    """:func:`gesture_options` as the decisions of ``p``, memoised: the same table
+    deals the same options night after night."""
+    return tuple(GestureChoice(p, g) for g in gesture_options(players, p, card, death, cast))
 
-    A pure function of the seating, the card, Death's seat and the possible
-    cast, memoised: the same table deals the same options night after night.
+
+def gesture_options(
+    players: tuple[str, ...], p: str, card: Card, death: str | None, cast: frozenset[Role]
+) -> tuple[Gesture, ...]:
+    """Every legal Phase-2 gesture of ``p`` holding ``card`` (R-20, R-116), where
+    ``death`` (or nobody) holds Death and ``cast`` is the possible cast.
+
+    A pure function of the table: :meth:`Game.legal` offers these, and a bot
+    weighing a card it does not hold yet asks the same question.
     """
     role = card.role
     if role is _DEVIL:
         out: list[Gesture] = []
         for shown in sorted(cast):
-            if shown not in _NO_DISGUISE:
+            if shown not in NO_DISGUISE:
                 out += _shaped(players, p, death, cast, shown, shown, doubled=False)
-    else:
-        doubled = role is _HUNTER and card.edition is Edition.ADVANCED
-        out = _shaped(players, p, death, cast, role, None, doubled=doubled)
-    return tuple(GestureChoice(p, g) for g in out)
+        return tuple(out)
+    doubled = role is _HUNTER and card.edition is Edition.ADVANCED
+    return tuple(_shaped(players, p, death, cast, role, None, doubled=doubled))
 
 
 def _shaped(players: tuple[str, ...], p: str, death: str | None, cast: frozenset[Role],

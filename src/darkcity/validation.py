@@ -9,7 +9,7 @@ final targets (R-51) and the journals (K-10).
 
 from __future__ import annotations
 
-from darkcity.cast import CAST, Edition, Gender, Reach, Role
+from darkcity.cast import CAST, NO_DISGUISE, Edition, Gender, Reach, Role
 from darkcity.i18n import Message, msg, msgn
 from darkcity.night import (
     Night,
@@ -171,7 +171,7 @@ def _validate_gestures(night: Night, cast: frozenset[Role]) -> None:
             if g is None or g.shows is None:
                 raise _err(f"{where}.shows", msg("{player} is a Devil and must show another "
                                                  "role's gesture", player=p), p)
-            if shown in (Role.DEVIL, Role.NECROMANCER, Role.CREATURE, Role.DEATH):
+            if shown in NO_DISGUISE:
                 raise _err(f"{where}.shows", msg("a Devil cannot show {role:the}",
                                                  role=role_term(shown)), p)
             if shown not in cast:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from darkcity.bots.base import Observation, card_of
-from darkcity.cast import CAST, Effect, Gender, Role, effect, parse_role
+from darkcity.cast import CAST, NO_DISGUISE, Effect, Gender, Role, effect, parse_role
 from darkcity.game import Phase
 from darkcity.night import Card, Gesture, NightResult, Withdrawal
 from darkcity.views import GestureView, NightView
@@ -49,8 +49,6 @@ __all__ = [
 DEVIL_PRIOR: Final = 0.125
 
 _ROLES: Final = tuple(Role)
-#: A Devil never shows these (R-20).
-_NO_DISGUISE: Final = frozenset((Role.DEVIL, Role.NECROMANCER, Role.CREATURE, Role.DEATH))
 
 
 def _role(key: str) -> Role:
@@ -201,7 +199,7 @@ class Beliefs:
             return self._like(p, c)
         if c.role is s:
             return self._like(p, c)
-        if c.role is Role.DEVIL and s not in _NO_DISGUISE:
+        if c.role is Role.DEVIL and s not in NO_DISGUISE:
             g = self.facts.gestures.get(p)
             if g is not None and len(g.targets) == 2 and g.targets[0] == g.targets[1]:
                 return 0.0  # only a real advanced Hunter doubles its arrows
@@ -255,7 +253,7 @@ class Beliefs:
         s = self.facts.shown.get(p)
         if s is None or c.role is s:
             return 1.0
-        if c.role is Role.DEVIL and s not in _NO_DISGUISE:
+        if c.role is Role.DEVIL and s not in NO_DISGUISE:
             g = self.facts.gestures.get(p)
             if g is not None and len(g.targets) == 2 and g.targets[0] == g.targets[1]:
                 return 0.0

@@ -14,12 +14,12 @@ from collections.abc import Mapping
 from typing import Final
 
 from darkcity.bots.knowledge import Facts, world_gesture
-from darkcity.cast import CAST, Edition, Effect, Gender, Reach, Role, effect
+from darkcity.cast import CAST, NO_DISGUISE, Edition, Effect, Gender, Reach, Role, effect
+from darkcity.game import gesture_options
 from darkcity.night import Card, Gesture, Night, NightResult, Withdrawal, neighbours, resolve
 
 __all__ = ["World", "advanced", "all_gestures", "model_gesture", "threatened"]
 
-_NO_DISGUISE: Final = frozenset((Role.DEVIL, Role.NECROMANCER, Role.CREATURE, Role.DEATH))
 _LETHAL: Final = frozenset((Effect.KILL, Effect.KILL_NO_XP, Effect.ABDUCT))
 _PANEL_ROLES: Final = frozenset((Role.ANGEL, Role.DEVIL, Role.VAMPIRE, Role.WEREWOLF,
                                  Role.ZOMBIE, Role.HUNTER, Role.ALIEN))
@@ -48,46 +48,15 @@ def _shaped(p: str, shown: Role, shows: Role | None, players: tuple[str, ...],
     return Gesture(shows=shows)
 
 
-def _all_shaped(p: str, shown: Role, shows: Role | None, players: tuple[str, ...],
-                cards: Mapping[str, Card], cast: frozenset[Role], doubled: bool
-                ) -> list[Gesture]:
-    shape = CAST[shown].gesture
-    reach = shape.reach
-    others = [q for q in players if q != p and cards[q].role is not Role.DEATH]
-    if reach is Reach.ANYONE:
-        if shape.targets == 1:
-            return [Gesture((q,), shows) for q in others]
-        out = []
-        for i, a in enumerate(others):
-            if doubled:
-                out.append(Gesture((a, a), shows))
-            out += [Gesture((a, b), shows) for b in others[i + 1:]]
-        return out
-    if reach is Reach.NEIGHBOUR:
-        sides = dict.fromkeys(neighbours(players, cards, p))
-        if shape.seeks:
-            return [Gesture((t,), shows, seeks=g) for t in sides for g in _SEEK]
-        return [Gesture((t,), shows) for t in sides]
-    if reach is Reach.KIND:
-        return [Gesture(shows=shows, kind=k) for k in sorted(cast) if k is not Role.DEATH
-                and not (shown is Role.ALIEN and k is Role.ALIEN)]
-    return [Gesture(shows=shows)]
-
-
 def all_gestures(p: str, card: Card, players: tuple[str, ...], cards: Mapping[str, Card],
                  cast: frozenset[Role]) -> list[Gesture]:
-    """Every gesture ``p`` could make holding ``card`` (a model for a card not
-    held yet; the engine's :meth:`~darkcity.game.Game.legal` is the authority)."""
-    role = card.role
-    if role is Role.DEATH:
+    """Every gesture ``p`` could make holding ``card`` at a table dealt ``cards``
+    (for a card not held yet): the game's own :func:`~darkcity.game.gesture_options`,
+    and Death's written names."""
+    if card.role is Role.DEATH:
         return [Gesture(names=q) for q in players if q != p]
-    if role is Role.DEVIL:
-        out: list[Gesture] = []
-        for shown in sorted(r for r in cast if r not in _NO_DISGUISE):
-            out += _all_shaped(p, shown, shown, players, cards, cast, False)
-        return out
-    doubled = role is Role.HUNTER and card.edition is Edition.ADVANCED
-    return _all_shaped(p, role, None, players, cards, cast, doubled)
+    death = next((q for q in players if cards[q].role is Role.DEATH), None)
+    return list(gesture_options(players, p, card, death, cast))
 
 
 def model_gesture(p: str, players: tuple[str, ...], cards: Mapping[str, Card],
@@ -98,7 +67,7 @@ def model_gesture(p: str, players: tuple[str, ...], cards: Mapping[str, Card],
     if role is Role.DEATH:
         return Gesture(names=rng.choice([q for q in players if q != p]))
     if role is Role.DEVIL:
-        shown = rng.choice(sorted(r for r in cast if r not in _NO_DISGUISE))
+        shown = rng.choice(sorted(r for r in cast if r not in NO_DISGUISE))
         return _shaped(p, shown, shown, players, cards, cast, rng)
     return _shaped(p, role, None, players, cards, cast, rng)
 
