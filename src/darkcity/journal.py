@@ -8,7 +8,7 @@ from typing import Final
 
 from darkcity.cast import Role
 
-__all__ = ["VICTORY_CONDITIONS", "conditions_met", "total", "victory"]
+__all__ = ["VICTORY_CONDITIONS", "conditions_met", "progress", "total", "victory"]
 
 #: The four ways to win, checked after Phase 5 of every night (R-101).
 VICTORY_CONDITIONS: Final = (
@@ -17,6 +17,10 @@ VICTORY_CONDITIONS: Final = (
     "three-pairs",  # 2 XP in each of three rows
     "four-in-one",  # 4 XP in a single row
 )
+SIX_ROLES: Final = 6  # rows with at least 1 XP
+EIGHT_XP: Final = 8  # XP in all
+THREE_PAIRS: Final = 3  # rows with 2 XP or more
+FOUR_IN_ONE: Final = 4  # XP in the fullest row
 
 
 def total(journal: Mapping[Role, int]) -> int:
@@ -40,13 +44,13 @@ def _tally(journal: Mapping[Role, int]) -> tuple[int, int, int, int]:
 
 def _met(xp: int, rows: int, pairs: int, top: int) -> tuple[str, ...]:
     met = []
-    if rows >= 6:
+    if rows >= SIX_ROLES:
         met.append("six-roles")
-    if xp >= 8:
+    if xp >= EIGHT_XP:
         met.append("eight-xp")
-    if pairs >= 3:
+    if pairs >= THREE_PAIRS:
         met.append("three-pairs")
-    if top >= 4:
+    if top >= FOUR_IN_ONE:
         met.append("four-in-one")
     return tuple(met)
 
@@ -54,6 +58,15 @@ def _met(xp: int, rows: int, pairs: int, top: int) -> tuple[str, ...]:
 def conditions_met(journal: Mapping[Role, int]) -> tuple[str, ...]:
     """The victory conditions this journal meets (R-101); no cap per row."""
     return _met(*_tally(journal))
+
+
+def progress(journal: Mapping[Role, int]) -> tuple[tuple[str, int, int], ...]:
+    """How far this journal is towards each victory condition: ``(condition, count,
+    count needed)`` in :data:`VICTORY_CONDITIONS` order (e.g. ``("four-in-one", 3, 4)``
+    for 3 XP in the fullest row)."""
+    xp, rows, pairs, top = _tally(journal)
+    return (("six-roles", rows, SIX_ROLES), ("eight-xp", xp, EIGHT_XP),
+            ("three-pairs", pairs, THREE_PAIRS), ("four-in-one", top, FOUR_IN_ONE))
 
 
 def victory(journals: Sequence[Mapping[Role, int]]) -> tuple[int, ...]:
@@ -69,7 +82,8 @@ def victory(journals: Sequence[Mapping[Role, int]]) -> tuple[int, ...]:
         if not j:
             continue
         xp, rows, pairs, top = _tally(j)
-        if rows < 6 and xp < 8 and pairs < 3 and top < 4:  # no condition met
+        if rows < SIX_ROLES and xp < EIGHT_XP and pairs < THREE_PAIRS and \
+                top < FOUR_IN_ONE:  # no condition met
             continue
         rank = (xp, rows)
         if best is None or rank > best:
