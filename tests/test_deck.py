@@ -130,11 +130,20 @@ def test_a_card_is_in_the_deck_once() -> None:
 
 
 def test_enough_cards_for_the_draft() -> None:
-    """R-91, R-82: three face down and one per player but the last, Death aside."""
-    cards = main_cast_cards(without=[Role.ZOMBIE, Role.DEVIL]) + special_card(Role.DEATH)
-    with pytest.raises(DeckError, match="the draft needs 10 cards"):
+    """K-11 (amending R-92's floor), R-91, R-82: three face down, one per player, and
+    at least one card in the last drafter's hand; Death aside."""
+    cards = main_cast_cards(without=[Role.ZOMBIE]) + special_card(Role.DEATH)  # 10 + Death
+    with pytest.raises(DeckError, match="the draft needs 11 cards"):
         check_deck(cards, 8)
-    check_deck(cards, 6)
+    check_deck(cards, 7)
+
+
+def test_players_plus_two_leaves_the_last_drafter_nothing() -> None:
+    """K-11: players + 2 cards (the old floor) is refused; players + 3 is the least."""
+    basic = main_cast_cards()
+    check_deck(basic[:9], 6)
+    with pytest.raises(DeckError, match="needs 9 cards"):
+        check_deck(basic[:8], 6)
 
 
 def test_player_count_bounds() -> None:

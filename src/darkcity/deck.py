@@ -148,7 +148,7 @@ def parse_card(text: str) -> Card:
     if gender is None:
         if len(spec.genders) > 1:
             raise DeckError("cards", msg("{text!r}: say which {role} card, feminine or "
-                                         "masculine (R-90)", text=text, role=role_term(role)))
+                                         "masculine", text=text, role=role_term(role)))
         gender = spec.genders[0]
     card = Card(role, edition, gender)
     if card not in _BOX_SET:
@@ -269,32 +269,31 @@ def check_deck(cards: Iterable[Card], players: int) -> None:
     specials = sorted({c.role for c in seen if CAST[c.role].special})
     if specials and players < 6:
         raise DeckError("players", msg("the special cast ({roles}) needs 6 or more players, "
-                                       "not {n} (R-93)", roles=_roles(specials), n=players))
+                                       "not {n}", roles=_roles(specials), n=players))
     if len(cards) > MAX_DECK:
         raise DeckError("cards", msg("a deck has at most {max} cards, Death included; "
-                                     "this one has {n} (R-92, K-2)", max=MAX_DECK,
+                                     "this one has {n}", max=MAX_DECK,
                                      n=len(cards)))
     if counts.get(Role.CREATURE, 0) == 1:
-        raise DeckError("cards", msg("both Creature cards enter the game, or neither (R-92)"))
+        raise DeckError("cards", msg("both Creature cards enter the game, or neither"))
     out = counts.get(Role.MUMMY, 0) + counts.get(Role.VOODOOIST, 0)
     if counts.get(Role.PRIEST, 0) > 2 - out:
         raise DeckError("cards", msgn("one Priest card leaves the deck for each Mummy or "
-                                      "Voodooist: at most {n} Priest card here, not {given} "
-                                      "(R-92)",
+                                      "Voodooist: at most {n} Priest card here, not {given}",
                                       "one Priest card leaves the deck for each Mummy or "
-                                      "Voodooist: at most {n} Priest cards here, not {given} "
-                                      "(R-92)", 2 - out, given=counts[Role.PRIEST]))
+                                      "Voodooist: at most {n} Priest cards here, not {given}",
+                                      2 - out, given=counts[Role.PRIEST]))
     sheet = journal_sheet(seen)
     if len(sheet) > MAX_SHEET:
         raise DeckError("cards", msg("the journal sheet would have {n} rows ({roles}); "
-                                     "at most {max} (R-92)", n=len(sheet),
+                                     "at most {max}", n=len(sheet),
                                      roles=_roles(sheet), max=MAX_SHEET))
     shuffled = sum(1 for c in seen if c.role is not Role.DEATH)
-    if shuffled < players + 2:
+    if shuffled < players + 3:  # K-11
         raise DeckError("cards", msg("the draft needs {needed} cards besides Death for "
-                                     "{n} players (three face down, one each but the last); "
-                                     "this deck has {given} (R-91, R-92)",
-                                     needed=players + 2, n=players, given=shuffled))
+                                     "{n} players (three face down, and a hand of at least "
+                                     "one card for the last drafter); this deck has {given}",
+                                     needed=players + 3, n=players, given=shuffled))
 
 
 def _roles(roles: Iterable[Role]) -> Message:
@@ -335,7 +334,7 @@ def deck_warning_messages(cards: Iterable[Card], players: int) -> tuple[Message,
     for (role, gender), k in sorted(by_role.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
         if k > 1 and gender is not None:
             out.append(msg("two {gender} {role} cards (basic and advanced): a deck should keep "
-                           "one card of each gender per role (R-90)",
+                           "one card of each gender per role",
                            gender=Message(GENDER_NAMES[gender]), role=role_term(role)))
     return tuple(out)
 
@@ -360,7 +359,7 @@ _PRESETS: dict[str, _Preset] = {
     "basic": _Preset(main_cast_cards(), (4, 8),
                      _("The twelve basic main-cast cards (the first games).")),
     "advanced": _Preset(main_cast_cards(_A), (4, 8),
-                        _("The twelve advanced main-cast cards (K-9: any table size).")),
+                        _("The twelve advanced main-cast cards (any table size).")),
     "angel-alien-6": _Preset(
         main_cast_cards(_A, without=[Role.ZOMBIE]) + _sp(Role.ANGEL, Role.ALIEN), (6, 6),
         _("Six players: the Angel and the Alien replace the Zombies.")),

@@ -121,6 +121,7 @@ _SEEKABLE: Final = (Gender.FEMININE, Gender.MASCULINE)
 _EMPTY: Final = Gesture()
 #: Phases whose decisions the validation of a candidate night decides.
 _VALIDATED: Final = frozenset((Phase.GESTURE, Phase.WITHDRAWAL, Phase.ZOMBIE))
+_TONIGHT: Final = frozenset((Phase.DRAFT, Phase.GESTURE, Phase.WITHDRAWAL, Phase.ZOMBIE))
 
 
 class Game:
@@ -211,6 +212,19 @@ class Game:
     @property
     def death_in_play(self) -> bool:
         return self._death_in_play
+
+    @property
+    def blind_pick(self) -> str | None:
+        """Who took a face-down card tonight, if anyone (never which card).
+
+        A public fact: at a real table everybody sees the last drafter reach for
+        the face-down cards (R-91)."""
+        if self.phase not in _TONIGHT:
+            return None
+        for pick in self._picks:
+            if pick.took == "face-down":
+                return pick.player
+        return None
 
     @property
     def gestures(self) -> Mapping[str, Gesture]:
@@ -446,21 +460,21 @@ class Game:
         offered = not self.may_look
         if isinstance(d, TakeDeath | LookAtHand):
             if not offered:
-                why = (msg("only the last player may take Death (R-82)") if not last else
+                why = (msg("only the last player may take Death") if not last else
                        msg("Death is not in play") if not self.death_in_play else
-                       msg("Death is taken before looking at the hand (R-82)"))
+                       msg("Death is taken before looking at the hand"))
                 raise IllegalDecision("illegal", why, p, "cards")
             if isinstance(d, TakeDeath) and d.names == p:
-                raise IllegalDecision("illegal", msg("Death names another player (R-82)"),
+                raise IllegalDecision("illegal", msg("Death names another player"),
                                       p, f"gestures.{p}.names")
             return
         if offered:
-            raise IllegalDecision("illegal", msg("first take Death or look at the hand (R-82)"),
+            raise IllegalDecision("illegal", msg("first take Death or look at the hand"),
                                   p)
         if isinstance(d, FaceDownPick):
             if not last:
                 raise IllegalDecision("illegal", msg("only the last player may take a "
-                                                     "face-down card (R-91)"), p)
+                                                     "face-down card"), p)
             return
         if d.card not in self._hand:
             raise IllegalDecision("illegal", msg("{player} holds no such card ({card})",
