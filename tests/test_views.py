@@ -16,6 +16,7 @@ import pytest
 
 from darkcity.cast import Role
 from darkcity.game import (
+    DraftPick,
     FaceDownPick,
     Game,
     GestureChoice,
@@ -270,3 +271,29 @@ def test_spectator_and_unknown_viewer() -> None:
     with pytest.raises(ValueError):
         view(g, "Zed")
     assert NAMES[0] in view(g, None).players
+
+
+def test_a_blind_take_is_announced_to_the_table_never_the_card() -> None:
+    """R-91: the last drafter may take a face-down card; everybody at a real table
+    sees that happen, nobody sees which card. The view says who, for the night."""
+    g = new_game(free_xp=dict.fromkeys(NAMES[:6], Role.DEVIL))
+    for _ in range(5):
+        (p,) = g.pending
+        assert view(g, p).blind_pick is None
+        g.do(DraftPick(p, g.hand[0]))
+    assert view(g, None).blind_pick is None
+    g.do(FaceDownPick("Fred"))
+    for viewer in (None, *NAMES[:6]):
+        v = view(g, viewer)
+        assert v.blind_pick == "Fred"
+        assert v.to_dict()["blind_pick"] == "Fred"
+    other = view(g, "Ana").to_dict()
+    assert all(s["card"] is None for s in other["seats"] if s["name"] == "Fred")
+
+
+def test_no_blind_take_announced_when_the_last_drafter_keeps_a_card() -> None:
+    g = new_game(free_xp=dict.fromkeys(NAMES[:6], Role.DEVIL))
+    while g.phase is Phase.DRAFT:
+        (p,) = g.pending
+        g.do(DraftPick(p, g.hand[0]))
+    assert view(g, "Ana").blind_pick is None

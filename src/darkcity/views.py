@@ -16,6 +16,8 @@ What a view shows (rulings R-110 .. R-114, R-118; PT "Fase 1", "Morte"):
   Phase 1 (not while Death is offered, R-82) and the hands they received
   tonight, their own gesture, withdrawal and Zombie choice once committed,
   Death's name if they wrote it, and their legal decisions;
+* during a night, who took a face-down card (the table sees the last drafter
+  reach for them; never which card);
 * after the reveal of Phase 2, every gesture but Death's name; after the
   reveal of Phase 3, every withdrawal; during the Zombies' choice, the
   narration of steps 1+ to 3 (R-113).
@@ -133,6 +135,7 @@ class View:
     pending: tuple[str, ...]
     journal_roles: tuple[str, ...]
     death_in_play: bool
+    blind_pick: str | None  # who took a face-down card tonight (public, never the card)
     seats: tuple[SeatView, ...]
     hand: tuple[CardView, ...] | None  # the viewer's hand while choosing
     received: tuple[CardView, ...]  # the hand the viewer received tonight
@@ -399,6 +402,7 @@ def view(game: Game, player: str | None = None, *, since: int = 1,
         pending=dp.pending,
         journal_roles=tuple(r.key for r in sheet),
         death_in_play=game.death_in_play,
+        blind_pick=game.blind_pick,
         seats=tuple(seats),
         hand=hand,
         received=received,
