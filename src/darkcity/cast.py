@@ -26,6 +26,7 @@ __all__ = [
     "Effect",
     "Gender",
     "GestureShape",
+    "Line",
     "Reach",
     "Role",
     "RoleSpec",
@@ -127,6 +128,20 @@ STEPS: Final = ("1+", "1", "2", "3", "4", "5", "6", "7", "8")
 
 
 @dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a card's text that holds only where it says (for help screens).
+
+    ``edition``: printed only on that edition's card (the advanced Devil's extra
+    goal, the advanced Hunter's double aim, R-15); ``needs``: meaningful only when
+    that role is in the game (the Angel's exorcism needs the Demoniac).
+    """
+
+    text: str
+    edition: Edition | None = None
+    needs: Role | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class RoleSpec:
     """Everything printed on one role's cards."""
 
@@ -139,6 +154,8 @@ class RoleSpec:
     tough: bool = False  # two hits to kill: Mummy and Creature (R-60, R-66)
     max_cards: int = 1  # copies in the whole box for one round (spec: cards)
     goals: str = ""  # the goals, in the card's words (for help screens)
+    goal_lines: tuple[Line, ...] = ()  # the goals line by line (``goals`` as one line)
+    powers: tuple[Line, ...] = ()  # what it does besides its gesture and combat panel
 
     @property
     def key(self) -> str:
@@ -173,8 +190,14 @@ def _spec(
     special: bool = True,
     tough: bool = False,
     max_cards: int = 1,
+    lines: tuple[Line, ...] = (),
+    powers: tuple[Line, ...] = (),
 ) -> RoleSpec:
-    return RoleSpec(role, cls, special, step, genders, gesture, tough, max_cards, goals)
+    return RoleSpec(role, cls, special, step, genders, gesture, tough, max_cards, goals,
+                    lines or (Line(goals),), powers)
+
+
+_ADV = Edition.ADVANCED
 
 
 M, G = Class.MONSTER, Class.GUARDIAN
@@ -192,33 +215,53 @@ CAST: Final[MappingProxyType[Role, RoleSpec]] = MappingProxyType(
         for s in (
             _spec(Role.DEVIL, M, "1", _FM, _NONE, _("Survive and make a monster or guardian "
                   "withdraw; advanced: survive and damn a soul to Hell."), special=False,
-                  max_cards=2),
+                  max_cards=2,
+                  lines=(Line(_("Survive and make a monster or guardian withdraw.")),
+                         Line(_("Or survive and damn a soul to Hell."), _ADV))),
             _spec(Role.VAMPIRE, M, "2", _FM, _ONE, _("Survive and kill a monster or guardian."),
                   special=False, max_cards=2),
             _spec(Role.WEREWOLF, M, "3", _FM, _ONE, _("Survive and kill a monster or guardian."),
                   special=False, max_cards=2),
             _spec(Role.ZOMBIE, M, "4", _FM, GestureShape(Reach.NEIGHBOUR, 1),
-                  _("Survive and kill a monster or guardian."), special=False, max_cards=2),
+                  _("Survive and kill a monster or guardian."), special=False, max_cards=2,
+                  powers=(Line(_("At step 4, knowing steps 1+ to 3, it keeps its target or "
+                                 "turns to its other neighbour, once and for all.")),
+                          Line(_("Two Zombies side by side both die at step 4 (the cannibal "
+                                 "rule), unless one withdrew or fell before.")))),
             _spec(Role.HUNTER, G, "5", _FM, GestureShape(Reach.ANYONE, 2),
                   _("Survive and kill at least one monster (no XP if it kills a guardian)."),
-                  special=False, max_cards=2),
+                  special=False, max_cards=2,
+                  powers=(Line(_("At the withdrawal it may lower one of its two bolts and "
+                                 "stay in the night.")),
+                          Line(_("It may aim both bolts at the same player."), _ADV))),
             _spec(Role.PRIEST, G, None, _FM, _NONE, _("Survive."), special=False, max_cards=2),
             _spec(Role.ANGEL, G, "1+", _N, _ONE,
-                  _("Survive and kill a monster, or survive and exorcise the Demoniac.")),
+                  _("Survive and kill a monster, or survive and exorcise the Demoniac."),
+                  lines=(Line(_("Survive and kill a monster.")),
+                         Line(_("Or survive and exorcise the Demoniac."),
+                              needs=Role.DEMONIAC))),
             _spec(Role.ALIEN, M, "6", _N, GestureShape(Reach.KIND),
                   _("Survive and abduct one or two monsters or guardians (1 XP each).")),
             _spec(Role.NECROMANCER, M, "7", _M, GestureShape(Reach.BOTH_NEIGHBOURS, 2),
                   _("Survive and create an undead servant.")),
             _spec(Role.CREATURE, M, "8", _FM, GestureShape(Reach.NEIGHBOUR, 1, seeks=True),
                   _("Survive and marry a monster or guardian of the chosen gender."),
-                  tough=True, max_cards=2),
+                  tough=True, max_cards=2,
+                  powers=(Line(_("The player it proposes to may not withdraw from the "
+                                 "night.")),)),
             _spec(Role.MUMMY, M, None, _M, _NONE, _("Survive and awaken: one hit, and only one."),
                   tough=True),
             _spec(Role.DEMONIAC, G, None, _F, _NONE,
-                  _("Get killed by a monster or Hunter; or survive after being exorcised.")),
+                  _("Get killed by a monster or Hunter; or survive after being exorcised."),
+                  lines=(Line(_("Get killed by a monster or Hunter.")),
+                         Line(_("Or survive after being exorcised."), needs=Role.ANGEL))),
             _spec(Role.REPORTER, G, None, _M, GestureShape(Reach.ANYONE, 2),
-                  _("Survive and take a picture of at least one living monster.")),
-            _spec(Role.VOODOOIST, G, None, _F, GestureShape(Reach.KIND), _("Survive.")),
+                  _("Survive and take a picture of at least one living monster."),
+                  powers=(Line(_("Its flash: the attacks of its own two targets on it "
+                                 "fail.")),)),
+            _spec(Role.VOODOOIST, G, None, _F, GestureShape(Reach.KIND), _("Survive."),
+                  powers=(Line(_("Its doll: every attack on it by a player of the kind it "
+                                 "names fails.")),)),
             _spec(Role.DEATH, Class.NEITHER, None, _N, GestureShape(Reach.NAME),
                   _("Name a player whose monster or guardian is killed or abducted tonight.")),
         )
