@@ -76,7 +76,7 @@ def win_rate(bots: tuple[str, ...], games: int, workers: int, seed: str) -> dict
     return {"command": f"darkcity simulate --players 6 --bots {bots[0]},{bots[1]}*5 "
                        f"--games {cfg.total_games} --seed {seed} --workers {workers}",
             "games": s.games, "bot": b.bot, "share": b.share, "ci": b.ci, "fair": b.fair,
-            "ratio": b.ratio, "ratio_ci": b.ratio_ci, "ci_deals": b.ci_deals,
+            "ratio": b.ratio, "ratio_ci": b.ratio_ci, "ci_naive": b.ci_naive,
             "seconds": time.perf_counter() - t, "pass": ok}
 
 

@@ -124,3 +124,39 @@ def test_simulate_refusals(args: list[str], needle: str) -> None:
     result = CliRunner().invoke(app, ["simulate", *args, "--lang", "en"])
     assert result.exit_code == 2
     assert needle in result.output
+
+
+def test_simulate_prints_progress_lines_when_piped(tmp_path: Path) -> None:
+    """Not a terminal: plain progress lines on stderr, and intervals over deals in the
+    table (a bot's seats, the seat shares, goal rates per bot and role)."""
+    result = CliRunner().invoke(app, [
+        "simulate", "--players", "4", "--bots", "heuristic,random", "--games", "40",
+        "--seed", "2", "--workers", "1", "--out", str(tmp_path / "p"), "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    assert "games 40/40 (100%)" in result.stderr
+    assert result.stderr.count("games ") >= 5  # every tenth of the run
+    assert "Win share by seat" in result.stdout and "over deals" in result.stdout
+    doc = json.loads((tmp_path / "p" / "summary.json").read_text())
+    assert len(doc["seat_ci"]) == 4 and "ci_naive" in doc["bots"][0]
+    assert doc["bots"][0]["roles"] and "goal_ci" in doc["roles"]["priest"]
+    assert "over deals" in (tmp_path / "p" / "report.html").read_text()
+
+
+def test_simulate_balance(tmp_path: Path) -> None:
+    out = tmp_path / "bal"
+    result = CliRunner().invoke(app, [
+        "simulate", "--balance", "--players", "4", "--bots", "heuristic", "--games", "8",
+        "--seed", "3", "--workers", "1", "--out", str(out), "--lang", "en",
+        "--no-progress"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads((out / "balance.json").read_text())
+    assert [(r["deck"], r["players"]) for r in doc["rows"]] == [("basic", 4), ("advanced", 4)]
+    row = doc["rows"][0]
+    assert set(row["conditions"]) == {"six-roles", "eight-xp", "three-pairs", "four-in-one"}
+    assert 0 <= row["one_role_alone"] <= 1
+    for v in row["roles"].values():
+        assert v["goal_ci"][0] <= v["goal_rate"] <= v["goal_ci"][1]
+    assert (out / "balance.html").is_file()
+    bad = CliRunner().invoke(app, ["simulate", "--balance", "--players", "4", "--deck",
+                                   "undead-7", "--lang", "en"])
+    assert bad.exit_code == 2 and "--deck" in bad.output

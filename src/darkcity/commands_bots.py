@@ -6,17 +6,22 @@ option is one line on stderr and exit 2.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from darkcity.cli import LangOption, app, fail, reader
 from darkcity.deck import DeckError, presets_for
-from darkcity.i18n import _, error_message, msg
+from darkcity.i18n import Translator, _, error_message, msg
+
+if TYPE_CHECKING:
+    from darkcity.sim import Summary
 
 __all__ = ["bots_command", "simulate"]
 
@@ -38,91 +43,183 @@ def bots_command(lang: LangOption = None) -> None:
 @app.command("simulate", help=_("Play many games between bots and report win rates with 95% "
                                 "intervals, XP per role, victory conditions and game length."))
 def simulate(
-    players: Annotated[int, typer.Option(help=_("Number of players, 4 to 8."))] = 6,
+    players: Annotated[int | None, typer.Option(
+        help=_("Number of players, 4 to 8 (default 6; with --balance, every size)."),
+        show_default=False)] = None,
     bots: Annotated[str, typer.Option(
         help=_("Bots by seat, separated by commas; name*k repeats; a short list is "
                "completed with its last bot."))] = "random",
     games: Annotated[int, typer.Option(
         help=_("Number of games (rounded up to whole duplicate deals)."))] = 600,
     seed: Annotated[str, typer.Option(help=_("The seed (an integer or any text)."))] = "1",
-    deck: Annotated[str, typer.Option(
+    deck: Annotated[str | None, typer.Option(
         help=_("A preset (basic, advanced ...) or cards role:edition:gender separated "
-               "by commas."))] = "basic",
+               "by commas (default basic; with --balance, every preset)."),
+        show_default=False)] = None,
     workers: Annotated[int, typer.Option(
         help=_("Worker processes (default: one per core)."))] = 0,
     out: Annotated[str, typer.Option(
         help=_("Folder for summary.json, report.html and report.png."))] = "darkcity-sim",
     progress: Annotated[bool, typer.Option(help=_("Show a progress bar."))] = True,
+    balance: Annotated[bool, typer.Option(
+        "--balance", help=_("A balance report for designers: every preset deck (or "
+                            "--deck) at every table size (or --players), each role's goal "
+                            "and win rates, the victory conditions and the games won by "
+                            "one role alone."))] = False,
     lang: LangOption = None,
 ) -> None:
-    # here, not at the top: the other darkcity commands start faster without them
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-    from rich.table import Table
-
     from darkcity.sim import SimConfig, default_workers, parse_bots, run, summarize, write_report
 
     t = reader(lang)
-    if not 4 <= players <= 8:
+    if players is not None and not 4 <= players <= 8:
         raise fail(t, msg("--players: 4 to 8, not {n}", n=players))
     if games < 1:
         raise fail(t, msg("--games: at least 1, not {n}", n=games))
     try:
-        names = parse_bots(bots, players)
-    except ValueError as e:
-        raise fail(t, msg("--bots: {error}", error=str(e))) from None
-    try:
         s: int | str = int(seed)
     except ValueError:
         s = seed
+    n_workers = workers if workers > 0 else default_workers()
+    if balance:
+        _balance(t, players, bots, games, s, deck, n_workers, Path(out), progress)
+        return
+    n = players if players is not None else 6
     try:
-        cfg = SimConfig(players=players, bots=names, games=games, seed=s, deck=deck)
+        names = parse_bots(bots, n)
+    except ValueError as e:
+        raise fail(t, msg("--bots: {error}", error=str(e))) from None
+    try:
+        cfg = SimConfig(players=n, bots=names, games=games, seed=s, deck=deck or "basic")
     except DeckError as e:
         raise fail(t, msg("--deck: {error} (presets for {n}: {presets})",
                           error=error_message(e),
-                          n=players, presets=", ".join(presets_for(players)))) from None
-    n_workers = workers if workers > 0 else default_workers()
+                          n=n, presets=", ".join(presets_for(n)))) from None
     started = time.perf_counter()
-    if progress and sys.stderr.isatty():
-        columns = (TextColumn(t(_("games"))), BarColumn(), MofNCompleteColumn(),
-                   TimeRemainingColumn())
-        with Progress(*columns, transient=True) as bar:
-            task = bar.add_task("", total=cfg.total_games)
-            outcomes = run(cfg, workers=n_workers, progress=lambda k: bar.advance(task, k))
-    else:
-        outcomes = run(cfg, workers=n_workers)
+    with _progress(t, cfg.total_games, progress) as tick:
+        outcomes = run(cfg, workers=n_workers, progress=tick)
     elapsed = time.perf_counter() - started
     summary = summarize(cfg, outcomes)
     try:
         files = write_report(summary, Path(out))
     except OSError as e:
         raise fail(t, msg("--out: {error}", error=e.strerror or str(e))) from None
+    _print_summary(t, summary, elapsed, files)
+
+
+@contextlib.contextmanager
+def _progress(t: Translator, total: int, wanted: bool
+              ) -> Iterator[Callable[[int], None] | None]:
+    """A live bar on a terminal, plain lines on stderr otherwise (a pipe, a log)."""
+    if not wanted:
+        yield None
+        return
+    if sys.stderr.isatty():
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        columns = (TextColumn(t(_("games"))), BarColumn(), MofNCompleteColumn(),
+                   TimeRemainingColumn())
+        with Progress(*columns, transient=True) as bar:
+            task = bar.add_task("", total=total)
+            yield lambda k: bar.advance(task, k)
+        return
+    from darkcity.sim.progress import PlainProgress
+
+    def line(done: int, of: int, rate: float, left: float) -> str:
+        return t.render(msg("games {done}/{total} ({percent}%), {rate} games/s, {left} s left",
+                            done=done, total=of, percent=f"{100 * done / of:.0f}",
+                            rate=f"{rate:.1f}", left=f"{left:.0f}"))
+
+    yield PlainProgress(total, sys.stderr, line=line)
+
+
+def _ci(ci: tuple[float, float], digits: int) -> str:
+    return f"{ci[0]:.{digits}f}-{ci[1]:.{digits}f}"
+
+
+def _print_summary(t: Translator, summary: Summary, elapsed: float, files: list[Path]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console(width=None if sys.stdout.isatty() else 120)
     rate = f"{summary.games / elapsed:.0f}"
     table = Table(t(_("Bot")), t(_("Seats")), t(_("Win share")), t(_("95% CI")),
                   t(_("x fair share")), t(_("95% CI (x fair)")), t(_("XP/game")),
-                  t(_("Goal rate")),
+                  t(_("Goal rate")), t(_("95% CI")),
                   title=t.render(msg("{games} games, {deals} deals, {rate} games/s",
-                                     games=summary.games, deals=summary.deals, rate=rate)))
+                                     games=summary.games, deals=summary.deals, rate=rate)),
+                  caption=t(_("Intervals: 95%, over deals (a deal's rotations share its "
+                              "shuffles; the seats of one bot share a table's win).")))
     table.columns[0].no_wrap = True
     for b in summary.bots:
-        table.add_row(b.bot, str(b.seats), f"{b.share:.4f}", f"{b.ci[0]:.4f}-{b.ci[1]:.4f}",
-                      f"{b.ratio:.2f}", f"{b.ratio_ci[0]:.2f}-{b.ratio_ci[1]:.2f}",
-                      f"{b.xp_per_game:.2f}", f"{b.goal_rate:.3f}")
+        table.add_row(b.bot, str(b.seats), f"{b.share:.4f}", _ci(b.ci, 4),
+                      f"{b.ratio:.2f}", _ci(b.ratio_ci, 2), f"{b.xp_per_game:.2f}",
+                      f"{b.goal_rate:.3f}", _ci(b.goal_ci, 3))
     console.print(table)
+    roles = Table(t(_("Bot")), *summary.roles, title=t(_("Goal rate per bot and role")))
+    for b in summary.bots:
+        roles.add_row(b.bot, *(f"{b.roles[r].rate:.2f} ({_ci(b.roles[r].ci, 2)})"
+                               if r in b.roles else "" for r in summary.roles))
+    console.print(roles)
     mean, median, p90 = (f"{summary.nights_mean:.2f}", f"{summary.nights_median:g}",
                          f"{summary.nights_p90:g}")
+    seats = ", ".join(f"{i}: {x:.3f} ({_ci(summary.seat_ci[i], 3)})"
+                      for i, x in enumerate(summary.seat_share))
     lines = [
         t.render(msg("Nights per game: mean {mean}, median {median}, 90th percentile {p90}",
                      mean=mean, median=median, p90=p90)),
+        t.render(msg("Win share by seat (0 is the Mayor's): {list}", list=seats)),
         t.render(msg("Victory conditions: {list}", list=json.dumps(
             {k: round(v, 3) for k, v in summary.conditions.items()}))),
         t.render(msg("Report: {files}", files=", ".join(str(f) for f in files))),
     ]
     console.print("\n".join(lines), highlight=False)
+
+
+def _balance(t: Translator, players: int | None, bots: str, games: int, seed: int | str,
+             deck: str | None, workers: int, out: Path, progress: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from darkcity.sim import parse_bots
+    from darkcity.sim.balance import balance_configs, run_balance, write_balance
+
+    sizes = [players] if players is not None else list(range(4, 9))
+    decks = None if deck is None else [deck]
+    pairs = balance_configs(sizes, decks)
+    if not pairs:
+        raise fail(t, msg("--deck: {error} (presets for {n}: {presets})",
+                          error=t.render(msg("no preset {name!r} for these table sizes",
+                                             name=deck)),
+                          n=", ".join(map(str, sizes)),
+                          presets=", ".join(sorted({d for n in sizes
+                                                    for d in presets_for(n)}))))
+    try:
+        tables = {n: parse_bots(bots, n) for n in sizes}
+    except ValueError as e:
+        raise fail(t, msg("--bots: {error}", error=str(e))) from None
+    total = sum(-(-games // n) * n for _, n in pairs)
+    with _progress(t, total, progress) as tick:
+        rows = run_balance(pairs, tables.__getitem__, games, seed, workers=workers,
+                           progress=tick)
+    try:
+        files = write_balance(rows, out)
+    except OSError as e:
+        raise fail(t, msg("--out: {error}", error=e.strerror or str(e))) from None
+    console = Console(width=None if sys.stdout.isatty() else 160)
+    roles = sorted({r for row in rows for r in row.summary.roles})
+    table = Table(t(_("Deck")), t(_("Players")), *roles, t(_("One role alone")),
+                  title=t(_("Goal rate per role (95% CI over deals)")))
+    for row in rows:
+        sr = row.summary.roles
+        table.add_row(row.deck, str(row.players),
+                      *(f"{sr[r]['goal_rate']:.2f}" if r in sr else "" for r in roles),
+                      f"{sum(row.summary.solo.values()):.3f}")
+    console.print(table)
+    console.print(t.render(msg("Report: {files}", files=", ".join(str(f) for f in files))),
+                  highlight=False)

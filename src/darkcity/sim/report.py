@@ -25,8 +25,9 @@ def write_json(summary: Summary, path: Path) -> Path:
 
 
 def write_png(summary: Summary, path: Path) -> Path | None:
-    """Four panels: win share vs fair share (95% CI), goal rate per role, victory
-    conditions, game length. None when matplotlib is missing."""
+    """Six panels: win share vs fair share, goal rate per role, victory conditions,
+    game length, win share by seat, goal rate per bot (intervals: 95% over deals).
+    None when matplotlib is missing."""
     try:
         import matplotlib
 
@@ -34,7 +35,7 @@ def write_png(summary: Summary, path: Path) -> Path | None:
         import matplotlib.pyplot as plt
     except ImportError:
         return None
-    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
+    fig, axes = plt.subplots(2, 3, figsize=(17, 8))
     ax = axes[0][0]
     names = [b.bot for b in summary.bots]
     shares = [b.share for b in summary.bots]
@@ -44,12 +45,16 @@ def write_png(summary: Summary, path: Path) -> Path | None:
     fair = summary.bots[0].fair if summary.bots else 0.0
     ax.axhline(fair, color="#c44e52", linestyle="--", label="fair share")
     ax.axhline(1.5 * fair, color="#dd8452", linestyle=":", label="1.5x fair share")
-    ax.set_title("Win share per seat (95% Wilson CI)")
+    ax.set_title("Win share per bot (95% CI over deals)")
     ax.legend()
     ax = axes[0][1]
     roles = list(summary.roles)
-    ax.barh(roles, [summary.roles[r]["goal_rate"] for r in roles], color="#55a868")
-    ax.set_title("Goal met per night played, by role")
+    rates = [summary.roles[r]["goal_rate"] for r in roles]
+    cis = [summary.roles[r]["goal_ci"] for r in roles]
+    ax.barh(roles, rates, color="#55a868", capsize=3,
+            xerr=[[max(0.0, x - c[0]) for x, c in zip(rates, cis, strict=True)],
+                  [max(0.0, c[1] - x) for x, c in zip(rates, cis, strict=True)]])
+    ax.set_title("Goal met per night played, by role (95% CI over deals)")
     ax.set_xlim(0, 1)
     ax = axes[1][0]
     conds = list(summary.conditions)
@@ -60,6 +65,21 @@ def write_png(summary: Summary, path: Path) -> Path | None:
     ks = sorted(summary.nights_hist)
     ax.bar(ks, [summary.nights_hist[k] for k in ks], color="#937860")
     ax.set_title(f"Game length (nights; mean {summary.nights_mean:.1f})")
+    ax = axes[0][2]
+    seats = [str(i) for i in range(len(summary.seat_share))]
+    ax.bar(seats, summary.seat_share, color="#64b5cd",
+           yerr=[[max(0.0, x - lo) for x, (lo, _) in
+                  zip(summary.seat_share, summary.seat_ci, strict=True)],
+                 [max(0.0, hi - x) for x, (_, hi) in
+                  zip(summary.seat_share, summary.seat_ci, strict=True)]], capsize=4)
+    ax.axhline(fair, color="#c44e52", linestyle="--")
+    ax.set_title("Win share by seat (0: the Mayor's; 95% CI over deals)")
+    ax = axes[1][2]
+    ax.bar(names, [b.goal_rate for b in summary.bots], color="#55a868",
+           yerr=[[max(0.0, b.goal_rate - b.goal_ci[0]) for b in summary.bots],
+                 [max(0.0, b.goal_ci[1] - b.goal_rate) for b in summary.bots]], capsize=6)
+    ax.set_ylim(0, 1)
+    ax.set_title("Goal met per night played, by bot (95% CI over deals)")
     fig.suptitle(f"darkcity simulate: {summary.games} games, "
                  f"{', '.join(summary.config['bots'])}, deck {summary.config['deck']}")
     fig.tight_layout()
@@ -103,27 +123,40 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return f"<table><tr>{th}</tr>{body}</table>"
 
 
+def _ci(ci: Sequence[float], digits: int) -> str:
+    return f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+
+
 def write_html(summary: Summary, path: Path, png: Path | None = None) -> Path:
     s = summary
     fair = s.bots[0].fair if s.bots else 0.0
     bots = _table(
         ["bot", "seats", "seat-games", "win share", "95% CI", "x fair share", "95% CI (x fair)",
-         "XP/game", "goal rate"],
-        [[b.bot, b.seats, b.games, f"{b.share:.4f}", f"[{b.ci[0]:.4f}, {b.ci[1]:.4f}]",
-          f"{b.ratio:.2f}", f"[{b.ratio_ci[0]:.2f}, {b.ratio_ci[1]:.2f}]",
-          f"{b.xp_per_game:.2f}", f"{b.goal_rate:.3f}"] for b in s.bots])
-    roles = _table(["role", "nights played", "goal rate", "XP per night"],
-                   [[r, v["played"], f"{v['goal_rate']:.3f}", f"{v['xp_per_night']:.3f}"]
+         "XP/game", "goal rate", "95% CI"],
+        [[b.bot, b.seats, b.games, f"{b.share:.4f}", _ci(b.ci, 4), f"{b.ratio:.2f}",
+          _ci(b.ratio_ci, 2), f"{b.xp_per_game:.2f}", f"{b.goal_rate:.3f}", _ci(b.goal_ci, 3)]
+         for b in s.bots])
+    bot_roles = _table(
+        ["bot", *s.roles],
+        [[b.bot, *(f"{b.roles[r].rate:.3f} {_ci(b.roles[r].ci, 3)} n={b.roles[r].n}"
+                   if r in b.roles else "" for r in s.roles)] for b in s.bots])
+    roles = _table(["role", "nights played", "goal rate", "95% CI", "XP per night",
+                    "win share on the last night", "95% CI"],
+                   [[r, v["played"], f"{v['goal_rate']:.3f}", _ci(v["goal_ci"], 3),
+                     f"{v['xp_per_night']:.3f}",
+                     f"{s.role_wins[r].rate:.3f}" if r in s.role_wins else "",
+                     _ci(s.role_wins[r].ci, 3) if r in s.role_wins else ""]
                     for r, v in s.roles.items()])
     conds = _table(["condition", "share of games"],
                    [[c, f"{x:.3f}"] for c, x in s.conditions.items()])
-    seats = _table(["seat", "win share"], [[i, f"{x:.4f}"] for i, x in enumerate(s.seat_share)])
+    seats = _table(["seat", "win share", "95% CI"],
+                   [[i, f"{x:.4f}", _ci(s.seat_ci[i], 4)] for i, x in enumerate(s.seat_share)])
     if png is not None:
         data = base64.b64encode(png.read_bytes()).decode("ascii")
         charts = f'<img alt="charts" src="data:image/png;base64,{data}">'
     else:
         charts = (
-            "<h3>Win share (95% CI; dashed: fair share)</h3>"
+            "<h3>Win share (95% CI over deals; dashed: fair share)</h3>"
             + _svg_bars([b.bot for b in s.bots], [b.share for b in s.bots],
                         vmax=max([b.ci[1] for b in s.bots] + [fair * 1.6]), marks=[fair],
                         intervals=[b.ci for b in s.bots])
@@ -141,7 +174,10 @@ td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}</style></head><b
 <p>{s.games} games in {s.deals} duplicate deals (every deal played once per seat rotation).
 Fair share {fair:.4f}. Nights per game: mean {s.nights_mean:.2f}, median {s.nights_median:g},
 90th percentile {s.nights_p90:g}. Full withdrawals per night: {s.withdrawals_per_night:.3f}.</p>
+<p>Intervals are 95% over deals (the independent unit: a deal's rotations share its
+shuffles, and the seats of one bot share a table's win).</p>
 <h2>Bots</h2>{bots}
+<h2>Goal rate per bot and role (95% CI over deals)</h2>{bot_roles}
 <h2>Charts</h2>{charts}
 <h2>Roles</h2>{roles}
 <h2>Victory conditions (share of games a winner met each)</h2>{conds}

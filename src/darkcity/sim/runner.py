@@ -96,6 +96,10 @@ class GameOutcome:
     # per bot: role -> [played, met]
     bot_roles: tuple[dict[str, tuple[int, int]], ...] = ()
     withdrawals: int = 0
+    # (role, win share) of every seat on the game's last night (Death included)
+    final_roles: tuple[tuple[str, float], ...] = ()
+    # the fullest row of each winner who met no condition but four XP in one row
+    solo: tuple[str, ...] = ()
 
 
 def play_deal(cfg: SimConfig, deal: int) -> list[GameOutcome]:
@@ -119,9 +123,20 @@ def _outcome(game: Game, deal: int, rotation: int, seat_bot: Sequence[int]) -> G
     credit = [0.0] * n
     seat = {p: i for i, p in enumerate(game.players)}
     conds: set[str] = set()
+    solo: list[str] = []
     for w in game.winners:
         credit[seat_bot[seat[w]]] += 1 / len(game.winners)
-        conds.update(conditions_met(game.journals[seat[w]]))
+        journal = game.journals[seat[w]]
+        reached = conditions_met(journal)
+        conds.update(reached)
+        if reached == ("four-in-one",):
+            solo.append(max(journal, key=lambda r: journal[r]).key)
+    final: tuple[tuple[str, float], ...] = ()
+    if game.nights:
+        last = game.nights[-1].night
+        won = set(game.winners)
+        final = tuple((last.cards[p].role.key, 1 / len(won) if p in won else 0.0)
+                      for p in last.players)
     xp = [0] * n
     # (role, seat) -> [nights, nights its goal was met, XP]: one row per pair, summed
     # into roles and bots at the end (a game has a few dozen pairs, and 100 player-nights)
@@ -156,6 +171,8 @@ def _outcome(game: Game, deal: int, rotation: int, seat_bot: Sequence[int]) -> G
         {k: (v[0], v[1], v[2]) for k, v in roles.items()},
         tuple({k: (v[0], v[1]) for k, v in d.items()} for d in bot_roles),
         withdrawals,
+        final,
+        tuple(solo),
     )
 
 

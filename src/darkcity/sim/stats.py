@@ -1,48 +1,48 @@
-"""Statistics of a simulation: win shares with 95% intervals against the fair
-share, XP and goal rates per role, victory conditions, game length.
+"""Statistics of a simulation: win shares against the fair share, goal rates per
+bot and per role, seat shares, victory conditions, game length, and the figures
+of a balance report.
 
 Win share: a game won by ``k`` players gives each ``1/k``; the shares of a
-game sum to one, so the fair share of a seat is ``1/players``. The interval
-is Wilson's score interval at 95% on (share, games played by that bot);
-:func:`deal_interval` gives a second, duplicate-aware interval from the
-spread of per-deal means (a deal plays every rotation, so seat and deck luck
-cancel inside it).
+game sum to one, so the fair share of a seat is ``1/players``.
+
+Every share and rate comes with a 95% interval computed over *deals*, the
+independent unit of a duplicate-deal simulation (:mod:`darkcity.sim.intervals`):
+the rotations of one deal share its shuffles, and the seats one bot fills share
+its wins. ``ci_naive`` keeps Wilson's interval on seat-games as if every
+seat-game were independent, for comparison only: it is too wide for a bot
+filling several seats (their shares are tied) and ignores the deals' pairing.
 """
 
 from __future__ import annotations
 
-import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from darkcity.journal import VICTORY_CONDITIONS
+from darkcity.sim.intervals import Interval, cluster_interval, wilson
 from darkcity.sim.runner import GameOutcome, SimConfig
 
-__all__ = ["BotStats", "Summary", "deal_interval", "summarize", "wilson"]
-
-Z95 = 1.959963984540054
+__all__ = ["BotStats", "RateStats", "Summary", "deal_interval", "summarize", "wilson"]
 
 
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval for a proportion (successes may be fractional)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
+def deal_interval(means: Sequence[float]) -> tuple[float, float]:
+    """The per-deal 95% interval on the mean of per-deal means (equal deal sizes)."""
+    return cluster_interval(list(means), [1.0] * len(means)).ci
 
 
-def deal_interval(means: Sequence[float], z: float = Z95) -> tuple[float, float]:
-    """Normal interval on the mean of per-deal means."""
-    if len(means) < 2:
-        return (0.0, 1.0)
-    m = statistics.fmean(means)
-    se = statistics.stdev(means) / math.sqrt(len(means))
-    return (max(0.0, m - z * se), min(1.0, m + z * se))
+@dataclass(frozen=True, slots=True)
+class RateStats:
+    """A rate (goal met per night, win share per play...) with its per-deal interval."""
+
+    n: int  # observations (nights played, seat-games...)
+    rate: float
+    ci: tuple[float, float]
+
+    @classmethod
+    def of(cls, iv: Interval, n: float) -> RateStats:
+        return cls(round(n), iv.value, iv.ci)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,13 +54,15 @@ class BotStats:
     games: int  # seat-games played
     wins: float  # win shares
     share: float  # wins / games
-    ci: tuple[float, float]  # Wilson 95%
-    ci_deals: tuple[float, float]  # per-deal means, 95%
+    ci: tuple[float, float]  # 95%, per deal (the sound interval)
+    ci_naive: tuple[float, float]  # Wilson on seat-games as if independent (comparison only)
     fair: float  # 1 / players
     ratio: float  # share / fair
-    ratio_ci: tuple[float, float]
+    ratio_ci: tuple[float, float]  # ci / fair
     xp_per_game: float
     goal_rate: float  # nights with XP / nights played
+    goal_ci: tuple[float, float]
+    roles: dict[str, RateStats]  # role -> goal rate of this bot holding it
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,78 +72,133 @@ class Summary:
     deals: int
     bots: tuple[BotStats, ...]
     seat_share: tuple[float, ...]  # win share by seat (Mayor = seat 0)
+    seat_ci: tuple[tuple[float, float], ...]  # per deal, 95%
     nights_mean: float
     nights_median: float
     nights_p90: float
     nights_hist: dict[int, int]
     conditions: dict[str, float]  # fraction of games a winner met each condition
-    roles: dict[str, dict[str, float]]  # role -> played, goal_rate, xp_per_night
+    roles: dict[str, dict[str, Any]]  # role -> played, goal_rate, goal_ci, xp_per_night
+    role_wins: dict[str, RateStats]  # role held on the last night -> win share
+    solo: dict[str, float]  # role -> fraction of games won by four XP in that row alone
     withdrawals_per_night: float
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["nights_hist"] = {str(k): v for k, v in sorted(self.nights_hist.items())}
+        out["interval"] = ("95%, per deal: Wilson on the Kish effective sample size from "
+                           "the cluster-robust variance over deals")
         return out
+
+
+class _Deals:
+    """Per-deal totals of one quantity: ``add(deal, successes, count)``."""
+
+    __slots__ = ("count", "hits", "order")
+
+    def __init__(self, order: dict[int, int]) -> None:
+        self.order = order
+        self.hits = [0.0] * len(order)
+        self.count = [0.0] * len(order)
+
+    def add(self, deal: int, hits: float, count: float) -> None:
+        i = self.order[deal]
+        self.hits[i] += hits
+        self.count[i] += count
+
+    def interval(self, cap: float | None = None) -> Interval:
+        keep = [(h, c) for h, c in zip(self.hits, self.count, strict=True) if c > 0]
+        return cluster_interval([h for h, _ in keep], [c for _, c in keep], cap=cap)
+
+    @property
+    def total(self) -> float:
+        return sum(self.count)
 
 
 def summarize(cfg: SimConfig, outcomes: Sequence[GameOutcome]) -> Summary:
     n = cfg.players
     games = len(outcomes)
+    order = {d: i for i, d in enumerate(dict.fromkeys(o.deal for o in outcomes))}
     names = list(dict.fromkeys(cfg.bots))
     fair = 1 / n
-    seat_of_bot = {b: [i for i, x in enumerate(cfg.bots) if x == b] for b in names}
-    bots = []
-    for b in names:
-        idx = seat_of_bot[b]
-        wins = sum(o.credit[i] for o in outcomes for i in idx)
-        played = games * len(idx)
-        share = wins / played if played else 0.0
-        lo, hi = wilson(wins, played)
-        per_deal: dict[int, list[float]] = {}
-        for o in outcomes:
-            per_deal.setdefault(o.deal, []).append(sum(o.credit[i] for i in idx) / len(idx))
-        dl = deal_interval([statistics.fmean(v) for v in per_deal.values()])
-        xp = sum(o.xp[i] for o in outcomes for i in idx)
-        nights_played = sum(v[0] for o in outcomes for i in idx for v in o.bot_roles[i].values())
-        met = sum(v[1] for o in outcomes for i in idx for v in o.bot_roles[i].values())
-        bots.append(BotStats(
-            b, len(idx), played, round(wins, 4), share, (lo, hi), dl, fair, share / fair,
-            (lo / fair, hi / fair), xp / played if played else 0.0,
-            met / nights_played if nights_played else 0.0))
+    bots = [_bot_stats(b, [i for i, x in enumerate(cfg.bots) if x == b], outcomes, order,
+                       fair, games) for b in names]
     # seats: rotation r puts bot b in seat (b + r) % n
-    seat_wins = [0.0] * n
+    seat = [_Deals(order) for _ in range(n)]
     for o in outcomes:
         for k, c in enumerate(o.credit):
-            seat_wins[(k + o.rotation) % n] += c
+            seat[(k + o.rotation) % n].add(o.deal, c, 1)
+    seat_iv = [s.interval() for s in seat]
     nights = sorted(o.nights for o in outcomes)
     hist: dict[int, int] = {}
     for x in nights:
         hist[x] = hist.get(x, 0) + 1
     conds = {c: sum(1 for o in outcomes if c in o.conditions) / games
              for c in VICTORY_CONDITIONS} if games else {}
-    roles: dict[str, list[int]] = {}
+    goal: dict[str, _Deals] = {}
+    xp: dict[str, int] = {}
+    wins: dict[str, _Deals] = {}
+    solo: dict[str, int] = {}
     for o in outcomes:
         for role, (played, met, got) in o.roles.items():
-            row = roles.setdefault(role, [0, 0, 0])
-            row[0] += played
-            row[1] += met
-            row[2] += got
+            goal.setdefault(role, _Deals(order)).add(o.deal, met, played)
+            xp[role] = xp.get(role, 0) + got
+        for role, credit in o.final_roles:
+            wins.setdefault(role, _Deals(order)).add(o.deal, credit, 1)
+        for role in set(o.solo):
+            solo[role] = solo.get(role, 0) + 1
+    roles: dict[str, dict[str, Any]] = {}
+    for r in sorted(goal):
+        iv = goal[r].interval()
+        count = goal[r].total
+        roles[r] = {"played": int(count), "goal_rate": iv.value, "goal_ci": iv.ci,
+                    "xp_per_night": xp[r] / count if count else 0.0}
     total_nights = sum(nights)
     return Summary(
         config={"players": n, "bots": list(cfg.bots), "games": cfg.total_games,
                 "seed": cfg.seed, "deck": cfg.deck},
         games=games,
-        deals=len({o.deal for o in outcomes}),
+        deals=len(order),
         bots=tuple(bots),
-        seat_share=tuple(w / games for w in seat_wins) if games else (),
+        seat_share=tuple(iv.value for iv in seat_iv) if games else (),
+        seat_ci=tuple(iv.ci for iv in seat_iv) if games else (),
         nights_mean=statistics.fmean(nights) if nights else 0.0,
         nights_median=float(statistics.median(nights)) if nights else 0.0,
         nights_p90=float(nights[int(0.9 * (len(nights) - 1))]) if nights else 0.0,
         nights_hist=hist,
         conditions=conds,
-        roles={r: {"played": v[0], "goal_rate": v[1] / v[0] if v[0] else 0.0,
-                   "xp_per_night": v[2] / v[0] if v[0] else 0.0}
-               for r, v in sorted(roles.items())},
+        roles=roles,
+        role_wins={r: RateStats.of(wins[r].interval(), wins[r].total) for r in sorted(wins)},
+        solo={r: solo[r] / games for r in sorted(solo)} if games else {},
         withdrawals_per_night=(sum(o.withdrawals for o in outcomes) / total_nights
                                if total_nights else 0.0),
     )
+
+
+def _bot_stats(b: str, idx: Sequence[int], outcomes: Iterable[GameOutcome],
+               order: dict[int, int], fair: float, games: int) -> BotStats:
+    share = _Deals(order)
+    goal = _Deals(order)
+    per_role: dict[str, _Deals] = {}
+    xp = 0
+    for o in outcomes:
+        share.add(o.deal, sum(o.credit[i] for i in idx), 1)  # the table credit: 1 a game
+        for i in idx:
+            xp += o.xp[i]
+            for role, (played, met) in o.bot_roles[i].items():
+                goal.add(o.deal, met, played)
+                per_role.setdefault(role, _Deals(order)).add(o.deal, met, played)
+    k = len(idx)
+    seat_games = share.total * k
+    # the seats of one bot share a table's win: the interval is on its table credit
+    # per game (a proportion), then shared among its k seats
+    table = share.interval()
+    p, lo, hi = table.scaled(1 / k)
+    wins = table.value * share.total
+    g = goal.interval()
+    return BotStats(
+        bot=b, seats=k, games=int(seat_games), wins=round(wins, 4), share=p,
+        ci=(lo, hi), ci_naive=wilson(wins, int(seat_games)), fair=fair, ratio=p / fair,
+        ratio_ci=(lo / fair, hi / fair),
+        xp_per_game=xp / seat_games if seat_games else 0.0, goal_rate=g.value, goal_ci=g.ci,
+        roles={r: RateStats.of(d.interval(), d.total) for r, d in sorted(per_role.items())})
