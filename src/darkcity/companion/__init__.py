@@ -1,0 +1,51 @@
+"""The table companion: the Mayor's assistant for a game with the physical cards.
+
+The pure model (no I/O): :mod:`~darkcity.companion.entries` (what the Mayor
+enters), :mod:`~darkcity.companion.cards` (which card each player may hold),
+:mod:`~darkcity.companion.table` (the state machine), and
+:mod:`~darkcity.companion.record` (the ``darkcity-table/1`` record). The web
+face is :mod:`darkcity.server.companion`, the terminal face
+:mod:`darkcity.commands_table`; see ``docs/companion.md``.
+"""
+
+from __future__ import annotations
+
+from darkcity.companion.entries import (
+    Call,
+    Counted,
+    Drafted,
+    Entry,
+    EntryError,
+    GestureEntry,
+    NextNight,
+    RevealDone,
+    WithdrawalEntry,
+    WithdrawalsDone,
+    entry_from_json,
+    entry_to_json,
+)
+from darkcity.companion.record import TABLE_FORMAT, replay_table, write_table_record
+from darkcity.companion.table import CallQuestion, Companion, Stage, TableNight, TableSetup
+
+__all__ = [
+    "TABLE_FORMAT",
+    "Call",
+    "CallQuestion",
+    "Companion",
+    "Counted",
+    "Drafted",
+    "Entry",
+    "EntryError",
+    "GestureEntry",
+    "NextNight",
+    "RevealDone",
+    "Stage",
+    "TableNight",
+    "TableSetup",
+    "WithdrawalEntry",
+    "WithdrawalsDone",
+    "entry_from_json",
+    "entry_to_json",
+    "replay_table",
+    "write_table_record",
+]

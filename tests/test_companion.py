@@ -1,0 +1,273 @@
+"""The table companion's model (issue #11): whole games transcribed as a Mayor enters
+them, night by night, against the engine; corrections, undo, refusals, the record."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from darkcity.cast import Edition, Gender, Role
+from darkcity.companion import (
+    Call,
+    Companion,
+    Counted,
+    Drafted,
+    EntryError,
+    GestureEntry,
+    NextNight,
+    RevealDone,
+    Stage,
+    TableSetup,
+    WithdrawalEntry,
+    WithdrawalsDone,
+    entry_from_json,
+    entry_to_json,
+    replay_table,
+    write_table_record,
+)
+from darkcity.deck import DeckError, preset
+from darkcity.game import Game, Settings, bot_rng, play_randomly
+from darkcity.gametypes import NightRecord
+from darkcity.night import Card
+from darkcity.notation import adjudicate, result_document, write_round
+
+NAMES = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana")
+
+
+def transcribe(c: Companion, rec: NightRecord, *, last: bool) -> int:
+    """Enter one night of an engine game as the Mayor would at a real table; returns
+    the number of entries made."""
+    night = rec.night
+    made = 0
+
+    def enter(e: Any) -> None:
+        nonlocal made
+        c.enter(e)
+        made += 1
+
+    assert c.stage is Stage.DRAFT and c.active == rec.active
+    death = next((p for p in night.players if night.cards[p].role is Role.DEATH), None)
+    enter(Drafted(night.gestures[death].names if death else None))
+    enter(Counted())
+    for p in c.gesturing:
+        g = night.gestures.get(p)
+        shows = night.shown(p)
+        enter(GestureEntry(p, shows, g.targets if g else (), g.kind if g else None,
+                           g.seeks if g else None))
+    enter(RevealDone())
+    for p, w in night.withdrawals.items():
+        enter(WithdrawalEntry(p, w))
+    enter(WithdrawalsDone())
+    while c.stage is Stage.RESOLUTION:
+        q = c.question()
+        assert q is not None
+        cards: dict[str, Card] = {}
+        for p in q.candidates:
+            if q.role is not None and night.cards[p].role is q.role:
+                cards[p] = night.cards[p]
+        for p in q.asked:
+            cards[p] = night.cards[p]
+        zombies = {z: night.zombie_targets.get(z, aimed) for z, (_l, _r, aimed)
+                   in q.zombies.items()}
+        enter(Call(q.step, cards, zombies))
+    if not last:
+        enter(NextNight())
+    return made
+
+
+def game_of(deck: str, n: int, seed: int) -> Game:
+    g = Game(Settings(players=NAMES[:n], deck=preset(deck, n)), seed)
+    return play_randomly(g, bot_rng(seed))
+
+
+def companion_for(g: Game) -> Companion:
+    return Companion(TableSetup.of(g.players, g.settings.deck, dict(g.free_xp)))
+
+
+CASES = [("basic", 4), ("basic", 6), ("advanced", 5), ("angel-alien-6", 6),
+         ("reporter-death-6", 6), ("undead-7", 7), ("creatures-7", 8), ("mummy-voodoo-7", 7),
+         ("death-alien-7", 8), ("reporter-creature-6", 6), ("creature-mummy-6", 6)]
+
+
+@pytest.mark.parametrize(("deck", "n"), CASES)
+@pytest.mark.parametrize("seed", range(6))
+def test_whole_games_match_the_engine(deck: str, n: int, seed: int) -> None:
+    g = game_of(deck, n, seed)
+    c = companion_for(g)
+    for k, rec in enumerate(g.nights):
+        transcribe(c, rec, last=k == len(g.nights) - 1)
+        mine = c.nights[k]
+        # the exported round, adjudicated alone, gives the engine's result
+        doc = json.loads(json.dumps(write_round(mine.night)))
+        assert adjudicate(doc) == result_document(rec.result)
+        assert mine.result.journals == rec.result.journals
+        # what was narrated at each call is what the whole night says at that step
+        said = {step: words for step, words in c.narration}
+        for step, words in said.items():
+            from darkcity.narration import event_message
+            whole = tuple(event_message(e, mine.night) for e in mine.result.events
+                          if e.step == step)
+            assert [str(w) for w in words] == [str(w) for w in whole], step
+    assert c.stage is Stage.OVER
+    assert c.winners == g.winners
+    rec_doc = json.loads(json.dumps(write_table_record(c)))
+    assert replay_table(rec_doc).ok
+
+
+def basic_table(n: int = 6, deck: str = "basic") -> Companion:
+    players = NAMES[:n]
+    d = preset(deck, n)
+    sheet = d.journal_roles
+    return Companion(TableSetup.of(players, d, {p: sheet[i % len(sheet)]
+                                               for i, p in enumerate(players)}))
+
+
+def to_reveal(c: Companion) -> None:
+    c.enter(Drafted())
+    c.enter(Counted())
+
+
+def test_the_flow_and_the_active_player() -> None:
+    c = basic_table()
+    assert c.stage is Stage.DRAFT and c.active == "Ana" and c.last_drafter == "Fred"
+    assert c.draft_order == NAMES[:6]
+    to_reveal(c)
+    assert c.stage is Stage.REVEAL and c.to_enter() == NAMES[:6]
+
+
+def test_refusals_name_the_reason() -> None:
+    c = basic_table()
+    to_reveal(c)
+    with pytest.raises(EntryError, match="cannot point at themself"):
+        c.enter(GestureEntry("Ana", Role.VAMPIRE, ("Ana",)))
+    with pytest.raises(EntryError, match="neighbour"):  # a Zombie aiming across the table
+        c.enter(GestureEntry("Ana", Role.ZOMBIE, ("Duda",)))
+    with pytest.raises(EntryError, match="nobody shows the Devil"):
+        c.enter(GestureEntry("Ana", Role.DEVIL))
+    with pytest.raises(EntryError, match="not in this deck"):
+        c.enter(GestureEntry("Ana", Role.ANGEL, ("Bia",)))
+    with pytest.raises(EntryError, match="not one of the players"):
+        c.enter(GestureEntry("Zed", Role.PRIEST))
+    with pytest.raises(EntryError, match="not entered yet"):
+        c.enter(RevealDone())
+    assert c.gestures == {} and c.entries == [Drafted(), Counted()]  # nothing half-entered
+    # three Vampires: only two Vampire cards, so one is a Devil; four cannot be
+    for p in ("Ana", "Bia", "Caio"):
+        c.enter(GestureEntry(p, Role.VAMPIRE, ("Duda",)))
+    c.enter(GestureEntry("Duda", Role.VAMPIRE, ("Ana",)))  # two Devils in the deck
+    with pytest.raises(EntryError, match="no Vampire card of the deck is left"):
+        c.enter(GestureEntry("Enzo", Role.VAMPIRE, ("Ana",)))
+
+
+def test_death_names_another_player_and_only_with_death_in_the_deck() -> None:
+    c = basic_table()
+    with pytest.raises(EntryError, match="Death is not in this deck"):
+        c.enter(Drafted("Bia"))
+    c = basic_table(6, "reporter-death-6")
+    with pytest.raises(EntryError, match="Death names another player"):
+        c.enter(Drafted("Fred"))
+    c.enter(Drafted("Bia"))
+    assert c.death == "Fred" and c.gesturing == NAMES[:5]
+    c.enter(Counted())
+    with pytest.raises(EntryError, match="Death, who is not there"):
+        c.enter(GestureEntry("Ana", Role.VAMPIRE, ("Fred",)))
+    with pytest.raises(EntryError, match="makes no gesture"):
+        c.enter(GestureEntry("Fred", Role.PRIEST))
+
+
+def test_corrections_and_undo() -> None:
+    c = basic_table()
+    to_reveal(c)
+    c.enter(GestureEntry("Ana", Role.VAMPIRE, ("Bia",)))
+    c.enter(GestureEntry("Ana", Role.WEREWOLF, ("Caio",)))  # corrected before use
+    assert c.gestures["Ana"].shows is Role.WEREWOLF
+    assert isinstance(c.undo(), GestureEntry)
+    assert c.gestures["Ana"].shows is Role.VAMPIRE
+    c.undo()
+    c.undo()
+    assert c.stage is Stage.COUNT
+
+
+def test_undo_the_last_night_puts_the_journals_back() -> None:
+    g = game_of("basic", 6, 3)
+    c = companion_for(g)
+    before = [dict(j) for j in c.journals]
+    transcribe(c, g.nights[0], last=False)
+    after_one = [dict(j) for j in c.journals]
+    assert c.stage is Stage.DRAFT and c.number == 2 and c.active == "Bia"
+    assert c.undo_night() == 1
+    assert c.journals == before and c.stage is Stage.DRAFT and c.number == 1
+    transcribe(c, g.nights[0], last=False)
+    assert c.journals == after_one
+    c.enter(Drafted())  # night 2 under way: undoing the last night drops it too
+    assert c.undo_night() == 1 and c.number == 1 and not c.nights
+
+
+def test_entries_and_the_table_round_trip_through_json() -> None:
+    g = game_of("reporter-creature-6", 6, 1)
+    c = companion_for(g)
+    for k, rec in enumerate(g.nights):
+        transcribe(c, rec, last=k == len(g.nights) - 1)
+    for e in c.entries:
+        assert entry_from_json(json.loads(json.dumps(entry_to_json(e)))) == e
+    again = Companion.from_json(json.loads(json.dumps(c.to_json())))
+    assert again.winners == c.winners and again.journals == c.journals
+
+
+def test_bad_json_entries_are_refused_by_field() -> None:
+    with pytest.raises(EntryError, match="unknown entry"):
+        entry_from_json({"type": "dance"})
+    with pytest.raises(EntryError, match="unknown role"):
+        entry_from_json({"type": "gesture", "player": "Ana", "shows": "dragon"})
+    with pytest.raises(EntryError, match="Hunter's arrows"):
+        entry_from_json({"type": "withdrawal", "player": "Ana", "withdrawal": [5]})
+    with pytest.raises(EntryError, match="must be an object"):
+        entry_from_json([1])
+
+
+def test_setup_errors_are_the_deck_rules() -> None:
+    with pytest.raises(DeckError, match="4 to 8 players"):
+        TableSetup.of(("Ana", "Bia", "Caio"), preset("basic", 4), {})
+    with pytest.raises(DeckError, match="free XP"):
+        TableSetup.of(NAMES[:4], preset("basic", 4), {"Ana": Role.DEVIL})
+    with pytest.raises(DeckError, match="same name"):
+        TableSetup.of(("Ana", "Ana", "Bia", "Caio"), preset("basic", 4), {})
+
+
+def test_a_record_that_lies_is_caught() -> None:
+    g = game_of("basic", 5, 2)
+    c = companion_for(g)
+    for k, rec in enumerate(g.nights):
+        transcribe(c, rec, last=k == len(g.nights) - 1)
+    doc = json.loads(json.dumps(write_table_record(c)))
+    assert replay_table(doc).ok
+    doc["nights"][0]["result"]["players"]["Ana"]["xp"] = 7
+    bad = replay_table(doc)
+    assert bad.divergence is not None and bad.divergence.night == 1
+    doc = json.loads(json.dumps(write_table_record(c)))
+    doc["entries"] = doc["entries"][:-3]
+    assert not replay_table(doc).ok
+
+
+def test_the_devil_is_found_at_its_call_and_the_angel_target_turns_over() -> None:
+    c = basic_table(6, "angel-alien-6")
+    to_reveal(c)
+    shown = {"Ana": (Role.ANGEL, ("Bia",)), "Bia": (Role.VAMPIRE, ("Caio",)),
+             "Caio": (Role.HUNTER, ("Bia", "Duda")), "Duda": (Role.PRIEST, ()),
+             "Enzo": (Role.WEREWOLF, ("Fred",)), "Fred": (Role.PRIEST, ())}
+    for p, (r, t) in shown.items():
+        c.enter(GestureEntry(p, r, t))
+    c.enter(RevealDone())
+    c.enter(WithdrawalsDone())
+    q = c.question()
+    assert q is not None and q.step == "1+" and q.candidates == ("Ana",)
+    assert q.asked == ("Bia",)  # the Angel strikes Bia, who may be a Devil
+    with pytest.raises(EntryError, match="must turn the card over"):
+        c.enter(Call("1+", {"Ana": Card(Role.ANGEL)}))
+    c.enter(Call("1+", {"Ana": Card(Role.ANGEL),
+                        "Bia": Card(Role.DEVIL, Edition.ADVANCED, Gender.MASCULINE)}))
+    assert [str(m) for m in c.narration[0][1]] == ["The Angel (Ana) kills the Devil (Bia)."]
+    q = c.question()
+    assert q is not None and q.step == "1" and q.chosen == ("Bia",)
