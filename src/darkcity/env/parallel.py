@@ -1,80 +1,73 @@
 """Dark City as a PettingZoo Parallel environment (``pip install darkcity[rl]``).
 
-Every step, every live agent submits an action; the game is driven by
-:meth:`darkcity.game.Game.legal`, the one enumerator:
+Every step, every live agent submits an action. The actions are the fixed
+encoding of :mod:`darkcity.env.actions` (a draft action names a card, a gesture
+action a role shown and the seats aimed at, whatever the deal); action ``0``
+(``wait``) is the only legal action of an agent that does not decide at this
+point (the draft is one player at a time; Death sits out Phases 2 and 3; only
+Zombies choose in Phase 4). The deciding agents' decisions are applied in seat
+order, each after the engine listed it (:meth:`darkcity.game.Game.legal`).
 
-* action ``0`` is the no-op, the only legal action of an agent that does not
-  decide at this point (the draft is one player at a time; Death sits out
-  Phases 2 and 3; only Zombies choose in Phase 4);
-* action ``i >= 1`` is the ``i``-th legal decision (``game.legal(agent)[i - 1]``).
+Observations are the tensors of :mod:`darkcity.env.observation` (from the
+agent's own :func:`darkcity.views.view`, and nothing else). Rewards are the win
+share at the end (``1/k`` to each of ``k`` winners), or, with ``reward="xp"``,
+the XP each agent earns every night.
 
-Observations are dicts: ``observation`` (an ``int8`` vector built from the
-agent's own view, :func:`darkcity.views.view`, and nothing else) and
-``action_mask`` (``int8``, 1 for legal actions). Rewards are the win share
-at the end (``1/k`` to each of ``k`` winners), or, with ``reward="xp"``,
-the XP each agent earns every night. ``reset(seed=...)`` seeds the deal;
-the same seed and the same actions give the same episode.
+An illegal action (not in the agent's ``action_mask``, a waiting agent's
+included) ends the episode at once, before anything is applied: its agent
+gets ``illegal_reward`` (-1), the others 0, everybody is terminated and the
+infos name the offence, as PettingZoo's classic games do.
+
+``reset(seed=s)`` deals the game ``s`` (the same seed and actions give the same
+episode); ``reset()`` deals the next game of that stream, or, never seeded, a
+fresh one from the system's entropy.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from darkcity.cast import Role, parse_role
-from darkcity.deck import Deck, parse_deck
-from darkcity.game import Decision, Game, Phase, Settings
-from darkcity.views import View, view
+from darkcity.deck import Deck
+from darkcity.env.actions import WAIT
+from darkcity.env.table import Table
+from darkcity.game import Decision
 
-__all__ = ["MAX_ACTIONS", "DarkCityParallelEnv", "parallel_env"]
-
-NAMES = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana")
-#: Room for the most legal decisions a player can have, plus the no-op (the
-#: most seen in random play over every preset at 8 players is 59: a Devil's
-#: gestures).
-MAX_ACTIONS = 128
-_NR = len(Role)
-_PHASES = tuple(Phase)
-
-
-def _role_index(key: str) -> int:
-    r = parse_role(key)
-    return int(r) if r is not None else 0
+__all__ = ["DarkCityParallelEnv", "parallel_env"]
 
 
 class DarkCityParallelEnv(ParallelEnv):  # type: ignore[misc]
     """Simultaneous-move Dark City for multi-agent learning."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "darkcity_v0", "render_modes": ["ansi"], "is_parallelizable": True}
+        "name": "darkcity_v1", "render_modes": ["ansi"], "is_parallelizable": True}
 
-    def __init__(self, players: int = 6, deck: str | Deck = "basic", *,
-                 reward: str = "win", max_nights: int = 200,
+    def __init__(self, players: int = 6, deck: str | Deck = "basic", *, reward: str = "win",
+                 max_nights: int = 200, history: int = 8, illegal_reward: float = -1.0,
                  render_mode: str | None = None) -> None:
         if reward not in ("win", "xp"):
             raise ValueError(f"reward is 'win' or 'xp', not {reward!r}")
-        self.n = players
-        self.deck = deck if isinstance(deck, Deck) else parse_deck(deck, players)
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        self.table = Table(players, deck, history=history)
         self.reward_kind = reward
         self.max_nights = max_nights
+        self.illegal_reward = illegal_reward
         self.render_mode = render_mode
-        self.possible_agents: list[str] = list(NAMES[:players])
+        self.possible_agents: list[str] = list(self.table.names)
         self.agents: list[str] = []
-        self.game: Game | None = None
-        self._seeder = random.Random(0)
-        n = players
-        # own card (15) + phase (6) + seat/active/pending flags (3n) + journals (n x 15)
-        # + shown roles (n x 15) + withdrawals (n) + hand (15) + received (15) + night
-        self._size = _NR + len(_PHASES) + 3 * n + 2 * n * _NR + n + 2 * _NR + 1
-        self._obs_space: spaces.Space[Any] = spaces.Dict({
-            "observation": spaces.Box(0, 127, (self._size,), dtype=np.int8),
-            "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8),
-        })
-        self._act_space: spaces.Space[Any] = spaces.Discrete(MAX_ACTIONS)
+        self._obs_space = self.table.encoder.space(self.table.codec.size)
+        self._act_space = spaces.Discrete(self.table.codec.size)
+        self.state_space = spaces.Box(0, 255, (self.table.encoder.state_size(),),
+                                      dtype=np.float32)
+
+    @property
+    def game(self) -> Any:
+        """The engine's game (for inspection and tests; an agent sees its observation)."""
+        return self.table.game
 
     # -- spaces ----------------------------------------------------------------
 
@@ -84,39 +77,53 @@ class DarkCityParallelEnv(ParallelEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._act_space
 
+    def action_to_string(self, action: int) -> str:
+        """What ``action`` means (the same in every game at this table size)."""
+        return self.table.codec.action_to_string(action)
+
+    def legal_decisions(self, agent: str) -> dict[int, Decision]:
+        """The engine's decisions behind ``agent``'s legal actions now."""
+        return dict(self.table.legal(agent))
+
     # -- the API ----------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
-        if seed is not None:
-            self._seeder = random.Random(f"darkcity:env:{seed}")
-        game_seed = self._seeder.getrandbits(63)
-        self.game = Game(Settings(players=tuple(self.possible_agents), deck=self.deck),
-                         game_seed)
+        self.table.reset(seed)
         self.agents = list(self.possible_agents)
         return self._observe(), self._infos()
+
+    def state(self) -> np.ndarray[Any, np.dtype[np.float32]]:
+        return self.table.state()
 
     def step(self, actions: dict[str, Any]) -> tuple[
             dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool],
             dict[str, Any]]:
-        game = self.game
-        if game is None or not self.agents:
-            raise RuntimeError("call reset() first")
+        if not self.agents:
+            raise RuntimeError("the episode is over: call reset()")
+        table = self.table
+        game = table.game
         for p in actions:
             if p not in self.agents:
                 raise ValueError(f"{p!r} is not a live agent")
-        journals_before = [sum(j.values()) for j in game.journals]
-        nights_before = len(game.nights)
-        for p in game.pending:
-            legal = game.legal(p)
-            a = int(actions.get(p, 0))
-            if not 1 <= a <= len(legal):
-                raise ValueError(f"{p}: action {a} is not legal now (1..{len(legal)})")
-            game.apply(legal[a - 1])
+        chosen: list[Decision] = []
+        for p in self.agents:
+            a = int(actions.get(p, WAIT))
+            legal = table.legal(p)
+            if not legal and a == WAIT:
+                continue
+            d = legal.get(a)
+            if d is None:
+                return self._illegal(p, a)
+            chosen.append(d)
+        xp_before = [sum(j.values()) for j in game.journals]
+        nights = len(game.nights)
+        for d in chosen:
+            game.apply(d)
         rewards = dict.fromkeys(self.agents, 0.0)
-        if self.reward_kind == "xp" and len(game.nights) > nights_before:
-            for i, p in enumerate(game.players):
-                rewards[p] = float(sum(game.journals[i].values()) - journals_before[i])
+        if self.reward_kind == "xp" and len(game.nights) > nights:
+            for p, j, before in zip(game.players, game.journals, xp_before, strict=True):
+                rewards[p] = float(sum(j.values()) - before)
         over = game.over
         truncated = not over and game.night > self.max_nights
         if over and self.reward_kind == "win":
@@ -130,79 +137,36 @@ class DarkCityParallelEnv(ParallelEnv):  # type: ignore[misc]
             self.agents = []
         return obs, rewards, terms, truncs, infos
 
+    def _illegal(self, agent: str, action: int) -> tuple[
+            dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool],
+            dict[str, Any]]:
+        obs = self._observe()
+        infos = self._infos()
+        infos[agent]["illegal_action"] = action
+        rewards = dict.fromkeys(self.agents, 0.0)
+        rewards[agent] = self.illegal_reward
+        terms = dict.fromkeys(self.agents, True)
+        truncs = dict.fromkeys(self.agents, False)
+        self.agents = []
+        return obs, rewards, terms, truncs, infos
+
     def render(self) -> str | None:
-        if self.render_mode != "ansi" or self.game is None:
+        if self.render_mode != "ansi":
             return None
-        g = self.game
-        return (f"night {g.night}, {g.phase.value}, pending {', '.join(g.pending)}; "
-                f"journals {[sum(j.values()) for j in g.journals]}")
+        return self.table.render()
 
     def close(self) -> None:
-        self.game = None
+        pass
 
     # -- encoding ------------------------------------------------------------------
 
-    def legal_decisions(self, agent: str) -> tuple[Decision, ...]:
-        """What actions ``1..`` of ``agent`` mean now."""
-        return self.game.legal(agent) if self.game is not None else ()
-
     def _observe(self) -> dict[str, Any]:
-        game = self.game
-        assert game is not None
-        out = {}
-        for p in self.agents:
-            mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
-            legal = game.legal(p)
-            if legal:
-                if len(legal) >= MAX_ACTIONS:  # pragma: no cover - see MAX_ACTIONS
-                    raise RuntimeError(f"{len(legal)} legal decisions exceed MAX_ACTIONS")
-                mask[1:len(legal) + 1] = 1
-            else:
-                mask[0] = 1
-            out[p] = {"observation": self._encode(view(game, p)), "action_mask": mask}
-        return out
+        return {p: self.table.observe(p, wait=True) for p in self.agents}
 
     def _infos(self) -> dict[str, Any]:
-        game = self.game
-        assert game is not None
+        game = self.table.game
         return {p: {"phase": game.phase.value, "night": game.night,
-                    "legal": len(game.legal(p))} for p in self.agents}
-
-    def _encode(self, v: View) -> np.ndarray[Any, np.dtype[np.int8]]:
-        x = np.zeros(self._size, dtype=np.int8)
-        n = self.n
-        me = v.players.index(v.viewer) if v.viewer is not None else 0
-        k = 0
-        for s in v.seats:
-            if s.name == v.viewer and s.card is not None:
-                x[k + _role_index(s.card.role)] = 1
-        k += _NR
-        x[k + _PHASES.index(Phase(v.phase))] = 1
-        k += len(_PHASES)
-        pending = set(v.pending)
-        for i in range(n):  # seats relative to the viewer
-            s = v.seats[(me + i) % n]
-            x[k + i] = 1 if s.name == v.active else 0
-            x[k + n + i] = 1 if s.name in pending else 0
-            x[k + 2 * n + i] = 1 if s.death else 0
-        k += 3 * n
-        for i in range(n):
-            s = v.seats[(me + i) % n]
-            for role, xp in s.journal:
-                x[k + i * _NR + _role_index(role)] = min(127, xp)
-            if s.gesture is not None:
-                x[k + n * _NR + i * _NR + _role_index(s.gesture.shows)] = 1
-            if s.withdrawal is not None and s.withdrawal is not False:
-                x[k + 2 * n * _NR + i] = 1
-        k += 2 * n * _NR + n
-        for c in v.hand or ():
-            x[k + _role_index(c.role)] += 1
-        k += _NR
-        for c in v.received:
-            x[k + _role_index(c.role)] += 1
-        k += _NR
-        x[k] = min(127, v.night)
-        return x
+                    "legal": len(self.table.legal(p))} for p in self.agents}
 
 
 def parallel_env(**kwargs: Any) -> DarkCityParallelEnv:
