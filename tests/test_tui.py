@@ -83,17 +83,37 @@ def test_creature_target_then_gender_and_alien_kind() -> None:
     assert asked == ["kind"] and done == g(kind="hunter")
 
 
-def test_a_single_choice_is_still_confirmed() -> None:
+def test_a_single_choice_is_still_confirmed_by_enter_or_1() -> None:
     q = next_question([g()], {}, PLAYERS)
-    assert isinstance(q, Question) and q.keys == (ENTER,)
-    done, _ = answer([g()], ENTER)
-    assert done == g()
+    assert isinstance(q, Question) and q.keys == (ENTER, "1") and q.default == "1"
+    for key in (ENTER, "1"):
+        done, _ = answer([g()], key)
+        assert done == g()
+    assert allowed(q.keys, EN, q.default).startswith("Enter/1 ·")
 
 
-def test_other_decisions_are_one_menu() -> None:
+def test_other_decisions_are_one_menu_and_enter_stays() -> None:
     choices = [{"type": "withdrawal", "player": "Ana", "withdrawal": w} for w in (False, True)]
     q = next_question(choices, {}, PLAYERS)
-    assert isinstance(q, Question) and q.field == "pick" and q.keys == ("1", "2")
+    assert isinstance(q, Question) and q.field == "pick" and q.keys == (ENTER, "1", "2")
+    assert q.option(ENTER).value["withdrawal"] is False  # Enter is "stay"
+    assert "Enter = 1" in allowed(q.keys, EN, q.default)
+
+
+def test_the_zombie_and_death_ask_for_seat_numbers() -> None:
+    zombie = [{"type": "zombie", "player": "Ana", "target": x} for x in ("Bia", "Duda")]
+    q = next_question(zombie, {}, PLAYERS)
+    assert isinstance(q, Question) and q.field == "target" and q.keys == ("2", "4")
+    done, _ = answer(zombie, "4")
+    assert done == zombie[1]
+    death = [{"type": "take-death", "player": "Duda", "names": x} for x in PLAYERS[:3]]
+    death.append({"type": "look-at-hand", "player": "Duda"})
+    done, asked = answer(death, "1", "3")
+    assert asked == ["take", "names"] and done == death[2]  # seat 3: Caio
+    q = next_question(death, {"take": True}, PLAYERS)
+    assert isinstance(q, Question) and q.keys == ("1", "2", "3")
+    done, _ = answer(death, "2")
+    assert done == death[3]
 
 
 # ---------------------------------------------------------------------------
@@ -110,6 +130,10 @@ def test_parse_keys_and_commands() -> None:
     for bad in ("", "4", "x", "1 2", "\x1b[A", "-1", "२"):
         assert parse(bad, keys).kind == "bad"
     assert parse("", (ENTER,)).kind == "key"
+    # arrow and editing keys that reached the line are ignored, backspaces applied
+    assert parse("\x1b[A\x1b[D2", keys) == parse("2", keys)
+    assert parse("1\x7f3", keys).key == "3"
+    assert parse("\x1bOB", (ENTER,)).kind == "key"
 
 
 def test_the_prompt_says_what_is_allowed() -> None:
@@ -190,10 +214,16 @@ def test_draft_screen_shows_initiative_goals_and_panel() -> None:
     game = new_game(1)
     while game.phase is not Phase.DRAFT:
         first_choice(game)
-    out = text_of(screens.decision_screen(view(game, game.pending[0]), EN), width=140)
-    assert "Init." in out and "Goals" in out and "Combat panel" in out
-    assert "Survive" in out and "kills" in out
+    v = view(game, game.pending[0])
+    q = next_question(v.choices, {}, v.players)
+    assert isinstance(q, Question)
+    out = text_of(screens.decision_screen(v, EN), width=120) + text_of(
+        screens.question_screen(q, v, EN), width=120)
+    assert "Init." in out and "Goals" in out and "Survive" in out
     assert "The table" in out and "Draft order" in out
+    assert "next seat" in out  # the legend is whole
+    rules = text_of(screens.rules_screen(v, EN, page=1), width=120)
+    assert "Combat panels" in rules and "kills" in rules
 
 
 def test_victory_and_tiebreak_screen() -> None:
@@ -241,7 +271,7 @@ class Scripted(Terminal):
             m = PROMPT.search(prompt)
             assert m, prompt
             first = m.group(1).split(" · ")[0]
-            line = "" if first in ("Enter",) else first.split("-")[0].split(",")[0]
+            line = "" if first.startswith("Enter") else first.split("-")[0].split(",")[0]
         self.console.print(line, markup=False)
         return line
 

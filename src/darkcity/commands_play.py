@@ -1,28 +1,42 @@
 """The ``play`` command: a whole game in the terminal, against bots or hot-seat.
 
 Thin: it reads the options, sets the table and hands over to
-:class:`darkcity.tui.loop.Session`. A bad option is one line on stderr and
-exit 2, like every command.
+:class:`darkcity.tui.loop.Session`. A bad option, including the ones the
+command-line parser itself refuses (a bare ``--seed``, an unknown option), is
+one line on stderr naming the option and the value, and exit 2, like every
+command.
+
+A new game is saved to a file of its own (``darkcity-game-<date>-<time>.json``),
+so it never overwrites another; ``--record`` to an existing file asks first.
+``--resume`` without a file goes on with the latest unfinished game of the
+folder (:mod:`darkcity.tui.records`).
 """
 
 from __future__ import annotations
 
 import secrets
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from darkcity.cli import LangOption, app, fail, reader
-from darkcity.i18n import _, msg
+from darkcity.cli import LangOption, _Command, app, fail, reader
+from darkcity.i18n import Message, Translator, _, msg
+
+try:  # Typer vendors click (its own copy of the exceptions) in recent versions
+    from typer._click import exceptions as _click_errors
+except ImportError:  # pragma: no cover - a Typer on the real click
+    import click.exceptions as _click_errors  # type: ignore[no-redef]
 
 __all__ = ["play"]
 
 #: The bots' names, in seating order after the humans.
 BOT_NAMES = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana", "Iara", "Juca",
              "Lia", "Malu", "Nina", "Otto", "Pedro")
-DEFAULT_RECORD = "darkcity-game.json"
+MAX_PLAYERS = 8
+MIN_PLAYERS = 4
 
 
 def _seed(text: str | None) -> int | str:
@@ -34,16 +48,118 @@ def _seed(text: str | None) -> int | str:
         return text
 
 
-@app.command(help=_("Play a game in the terminal: you against bots, or several players "
+def _lang_of(args: Sequence[str]) -> str | None:
+    """The ``--lang`` among raw arguments (for a parser error, before any is read)."""
+    for i, a in enumerate(args):
+        if a.startswith("--lang="):
+            return a.split("=", 1)[1]
+        if a == "--lang" and i + 1 < len(args):
+            return args[i + 1]
+    return None
+
+
+def _usage_message(e: Any) -> Message:
+    """A parser's refusal as one line naming the option (and the value)."""
+    if isinstance(e, _click_errors.NoSuchOption):
+        close = ", ".join(e.possibilities or ())
+        if close:
+            return msg("{option}: no such option (did you mean {close}?)",
+                       option=e.option_name, close=close)
+        return msg("{option}: no such option", option=e.option_name)
+    if isinstance(e, _click_errors.BadOptionUsage):
+        return msg("{option}: needs a value", option=e.option_name)
+    if isinstance(e, _click_errors.BadParameter) and e.param is not None:
+        names = getattr(e.param, "opts", None) or [e.param.name]
+        return msg("{option}: {error}", option=names[0], error=e.message)
+    return msg("{error}", error=e.format_message())
+
+
+class _PlayCommand(_Command):
+    """``play``'s command: a bare ``--resume`` means the latest unfinished game, and
+    the parser's own errors are one line like every other refusal."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        args = ["--resume=" if a == "--resume" and (i + 1 == len(args) or
+                                                    args[i + 1].startswith("-")) else a
+                for i, a in enumerate(args)]
+        try:
+            return super().parse_args(ctx, args)
+        except _click_errors.UsageError as e:
+            t = _reader_or_default(_lang_of(args))
+            raise fail(t, _usage_message(e)) from None
+
+
+def _warn(t: Translator, message: Message) -> None:
+    sys.stderr.write(f"darkcity: {t.render(message)}\n")  # i18n: not prose
+
+
+def _may_write(path: Path, t: Translator, console: Any) -> None:
+    """Refuse (exit 2) unless ``path`` is new or its overwriting was confirmed."""
+    from darkcity.tui.records import RecordKept, confirm_overwrite
+
+    try:
+        confirm_overwrite(path, t, console, sys.stdin)
+    except RecordKept as e:
+        raise fail(t, e.message) from None
+
+
+def _reader_or_default(lang: str | None) -> Translator:
+    try:
+        return reader(lang)
+    except typer.Exit:  # a bad --lang as well: said in the locale's language
+        return reader(None)
+
+
+def _count(text: str | None, t: Translator) -> int | None:
+    if text is None:
+        return None
+    try:
+        n = int(text)
+    except ValueError:
+        raise fail(t, msg("--players: {value!r} is not a number of players ({low} to {high})",
+                          value=text, low=MIN_PLAYERS, high=MAX_PLAYERS)) from None
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise fail(t, msg("--players: {low} to {high}, not {n}", low=MIN_PLAYERS,
+                          high=MAX_PLAYERS, n=n))
+    return n
+
+
+def _names(humans: str | None, name: str | None, t: Translator) -> tuple[str, ...]:
+    """The players at the keyboard, from ``--humans`` or ``--name``."""
+    if humans is not None and name is not None:
+        raise fail(t, msg("--name: not with --humans (the players at the keyboard are "
+                          "named by --humans)"))
+    if humans is None:
+        if name is None:
+            return (t(_("Player")),)
+        if not name.strip():
+            raise fail(t, msg("--name: {value!r} is blank: give a name", value=name))
+        return (name.strip(),)
+    names = tuple(h.strip() for h in humans.split(","))
+    if not any(names):
+        raise fail(t, msg("--humans: {value!r}: give the names of the players at the "
+                          "keyboard, separated by commas", value=humans))
+    if any(not h for h in names):
+        raise fail(t, msg("--humans: {value!r} has an empty name", value=humans))
+    if len(set(names)) != len(names):
+        raise fail(t, msg("--humans: two players have the same name"))
+    if len(names) > MAX_PLAYERS:
+        raise fail(t, msg("--humans: {k} names, but a table seats {high} at most",
+                          k=len(names), high=MAX_PLAYERS))
+    return names
+
+
+@app.command(cls=_PlayCommand,
+             help=_("Play a game in the terminal: you against bots, or several players "
                     "hot-seat at one keyboard."))
 def play(
-    players: Annotated[int | None, typer.Option(help=_("Number of players, 4 to 8 "
+    players: Annotated[str | None, typer.Option(help=_("Number of players, 4 to 8 "
                                                        "(default 6)."))] = None,
     bots: Annotated[str | None, typer.Option(help=_("The bots' level: random, heuristic or "
                                                     "strong (default heuristic)."))] = None,
-    deck: Annotated[str, typer.Option(help=_("A preset (basic, advanced, angel-alien-6 ...) "
-                                             "or cards role:edition:gender separated by "
-                                             "commas."))] = "basic",
+    deck: Annotated[str | None, typer.Option(help=_(
+        "A preset (basic, advanced, angel-alien-6 ...) or cards role:edition:gender "
+        "separated by commas (default basic)."))] = None,
     seed: Annotated[str | None, typer.Option(help=_("The seed (an integer or any text); "
                                                     "random by default."))] = None,
     name: Annotated[str | None, typer.Option(help=_("Your name at the table."))] = None,
@@ -51,10 +167,11 @@ def play(
                                                       "at the keyboard, separated by "
                                                       "commas."))] = None,
     resume_from: Annotated[str | None, typer.Option("--resume", help=_(
-        "Go on with a saved game record."))] = None,
+        "Go on with a saved game record; without a file, the latest unfinished game "
+        "here."))] = None,
     record: Annotated[str | None, typer.Option(help=_(
-        "Where the game record is saved (default: darkcity-game.json, or the resumed "
-        "file)."))] = None,
+        "Where the game record is saved (default: a new darkcity-game-<date>-<time>.json, "
+        "or the resumed file)."))] = None,
     lang: LangOption = None,
 ) -> None:
     """Play a game in the terminal: you against bots, or several players hot-seat."""
@@ -63,13 +180,23 @@ def play(
 
     from darkcity.deck import DeckError, parse_deck, presets_for
     from darkcity.game import Game, Settings
+    from darkcity.tui import records
     from darkcity.tui.loop import BOT_LEVELS, ResumeError, Session, Terminal, resume
 
     t = reader(lang)
     if bots is not None and bots not in BOT_LEVELS:
         raise fail(t, msg("--bots: {level!r} is not a level ({levels})", level=bots,
                           levels=", ".join(BOT_LEVELS)))
+    console = Console(highlight=False)
     if resume_from is not None:
+        ignored = [o for o, v in (("--players", players), ("--deck", deck), ("--seed", seed),
+                                  ("--humans", humans)) if v is not None]
+        if resume_from == "":
+            found = records.latest_unfinished(Path.cwd())
+            if found is None:
+                raise fail(t, msg("--resume: no unfinished game in this folder ({pattern}); "
+                                  "give the record's file", pattern=records.PATTERN))
+            resume_from = str(found.name if found.parent == Path.cwd() else found)
         try:
             r = resume(Path(resume_from))
         except ResumeError as e:
@@ -77,21 +204,22 @@ def play(
         game = r.game
         if lang is None and r.lang:
             t = reader(r.lang)
-        at_keyboard = r.humans or ((name,) if name in game.players else game.players[:1])
+        if name is not None and name not in game.players:
+            raise fail(t, msg("--name: {name!r} is not a player of {path} ({players})",
+                              name=name, path=resume_from, players=", ".join(game.players)))
+        if ignored:
+            _warn(t, msg("{options}: ignored with --resume (the resumed game keeps its "
+                         "settings)", options=", ".join(ignored)))
+        at_keyboard = r.humans or ((name,) if name is not None else game.players[:1])
         level = bots or r.bots or "heuristic"
         path = Path(record or resume_from)
+        if record is not None and Path(record) != Path(resume_from):
+            _may_write(path, t, console)
     else:
-        if humans is not None:
-            at_keyboard = tuple(h.strip() for h in humans.split(",") if h.strip())
-        else:
-            at_keyboard = ((name or t(_("Player"))).strip(),)
-        if not at_keyboard or any(not h for h in at_keyboard):
-            raise fail(t, msg("--humans: give the names of the players at the keyboard"))
-        if len(set(at_keyboard)) != len(at_keyboard):
-            raise fail(t, msg("--humans: two players have the same name"))
-        n = players if players is not None else max(6, len(at_keyboard))
-        if not 4 <= n <= 8:
-            raise fail(t, msg("--players: 4 to 8, not {n}", n=n))
+        at_keyboard = _names(humans, name, t)
+        n = _count(players, t)
+        if n is None:
+            n = max(6, len(at_keyboard))
         if len(at_keyboard) > n:
             raise fail(t, msg("--humans: {k} players at the keyboard, but --players is {n}",
                               k=len(at_keyboard), n=n))
@@ -99,14 +227,18 @@ def play(
         seats = (*at_keyboard, *others)
         s = _seed(seed)
         try:
-            game = Game(Settings(players=seats, deck=parse_deck(deck, n)), s)
+            game = Game(Settings(players=seats, deck=parse_deck(deck or "basic", n)), s)
         except DeckError as e:
             hint = ", ".join(presets_for(n))
-            raise fail(t, msg("{field}: {reason} (presets for {n}: {hint})", field=e.field,
-                              reason=e.message, n=n, hint=hint)) from None
+            raise fail(t, msg("--deck: {value!r}: {reason} (presets for {n}: {hint})",
+                              value=deck or "basic", reason=e.message, n=n,
+                              hint=hint)) from None
         level = bots or "heuristic"
-        path = Path(record or DEFAULT_RECORD)
-    console = Console(highlight=False)
+        if record is None:
+            path = records.new_record_path(Path())
+        else:
+            path = Path(record)
+            _may_write(path, t, console)
     session = Session(game, at_keyboard, level, t, Terminal(console, sys.stdin), path)
     try:
         session.save()  # at once: a game that cannot be saved is refused before it starts

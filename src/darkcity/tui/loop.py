@@ -15,14 +15,22 @@ keyboard, the bots' level, the language, and the log of every decision so far
 (so a game interrupted mid-night resumes exactly where it stopped:
 :func:`resume`). Each bot draws from its own ``bot_rng(seed, player)``; a
 resumed game gets fresh bots (see :func:`make_bots`).
+
+Every question is redrawn after ``?`` (the help, page after page) and ``j``
+(the journals), so the options are on screen when the answer is typed. In
+hot-seat each screen starts with the game's settings, and a player's decision
+stays on screen until that player hides it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Final, TextIO
 
@@ -36,7 +44,8 @@ from darkcity.narration import render
 from darkcity.record import RecordError, replay, settings_from_record, write_record
 from darkcity.tui import screens
 from darkcity.tui.choices import ENTER, Question, next_question, parse, refusal
-from darkcity.views import View, decision_from_dict, decision_to_dict, view
+from darkcity.tui.screens import TableInfo
+from darkcity.views import View, card_view, decision_from_dict, decision_to_dict, view
 
 __all__ = [
     "BOT_LEVELS",
@@ -48,6 +57,7 @@ __all__ = [
     "bot_decision",
     "make_bots",
     "resume",
+    "table_info",
 ]
 
 #: The bots' levels (the registry of :mod:`darkcity.bots`), weaker first.
@@ -80,6 +90,13 @@ def make_bots(game: Game, humans: Sequence[str], level: str) -> dict[str, Bot]:
             for p in game.players if p not in humans}
 
 
+def table_info(game: Game, humans: Sequence[str], bots: str) -> TableInfo:
+    """What the table agreed before the first night (the deck, the seed, the bots)."""
+    deck = game.settings.deck
+    return TableInfo(deck.name, tuple(card_view(c) for c in deck.cards), str(game.seed), bots,
+                     tuple(humans))
+
+
 class Quit(Exception):
     """The player typed ``q``: save and leave."""
 
@@ -98,6 +115,18 @@ class Terminal:
     def __init__(self, console: Console, stdin: TextIO) -> None:
         self.console = console
         self.stdin = stdin
+        # A person typing: line editing and arrow keys through readline, where
+        # Python has it (input() then uses it); a pipe is read line by line.
+        self.editing = stdin is sys.stdin and stdin.isatty() and console.is_terminal
+        if self.editing:
+            with contextlib.suppress(ImportError):  # Windows has none
+                import readline  # noqa: F401  (input() edits lines once it is loaded)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(columns, rows) of the terminal."""
+        w, h = self.console.size
+        return w, h
 
     def show(self, *things: RenderableType) -> None:
         for thing in things:
@@ -112,6 +141,14 @@ class Terminal:
 
     def ask(self, prompt: str) -> str:
         """One line typed after ``prompt``; ``EOFError`` at the end of the input."""
+        if self.editing:
+            # the prompt goes through input() so that the line editor knows where
+            # the typed text begins; \x01 \x02 hide the bold from its count
+            try:
+                return input(f"\x01\x1b[1m\x02{prompt}\x01\x1b[0m\x02")
+            except EOFError:
+                self.console.print()
+                raise
         self.console.print(Text(prompt, style="bold"), end="")
         self.console.file.flush()
         line = self.stdin.readline()
@@ -140,6 +177,8 @@ class Session:
         self.t = t
         self.term = terminal
         self.record = record
+        self.info = table_info(game, self.humans, bots)
+        self.resumed = bool(game.log)  # a game resumed: the intro tells the story so far
         self._bots = make_bots(game, self.humans, bots)
         self._revealed = -1  # the night whose gestures were last shown
         self._early = -1  # the night whose steps 1+..3 were last shown
@@ -213,18 +252,25 @@ class Session:
     def _intro(self) -> None:
         t, g = self.t, self.game
         v = self._public_view()
-        bots = [p for p in g.players if p not in self.humans]
-        self.term.show(screens.title(v, t), screens.seat_circle(v, t))
-        self.term.show(Text(t.render(msg("At the keyboard: {humans}. Bots ({level}): {bots}. "
-                                         "Seed: {seed}. Deck: {deck}.",
-                                         humans=", ".join(self.humans), level=self.bots,
-                                         bots=", ".join(bots) or "—", seed=str(g.seed),
-                                         deck=g.settings.deck.name))))
-        if g.nights or g.phase is not Phase.SETUP:
-            self.term.show(Text(t.render(msg("Resuming: night {n}, {phase}.", n=g.night,
-                                             phase=t(screens.PHASES[g.phase.value])))))
+        self._header()
+        w, h = self.term.size
+        warning = screens.size_warning(w, h, t)
+        if warning is not None:
+            self.term.show(warning)
         if g.over:
             self.term.show(screens.victory_screen(v, t))
+            return
+        if self.resumed or g.nights:
+            self.term.show(screens.recap_screen(v, t))
+            self._ask(None, (ENTER,), v)
+
+    def _header(self) -> None:
+        """The game's settings in one line (after every clear in hot-seat)."""
+        self.term.show(screens.settings_line(self.info, self.game.players, self.t))
+
+    def _clear(self) -> None:
+        self.term.clear()
+        self._header()
 
     def _play(self) -> None:
         g = self.game
@@ -234,7 +280,10 @@ class Session:
             if phase is Phase.WITHDRAWAL and self._revealed != g.night:
                 self._revealed = g.night
                 self._public(screens.reveal_screen(self._public_view(), self.t))
-            if phase is Phase.ZOMBIE and self._early != g.night:
+            if phase is Phase.ZOMBIE and self._early != g.night and self.hotseat and any(
+                    p in self.humans for p in g.pending):
+                # the table hears steps 1+ to 3 before a Zombie at the keyboard chooses;
+                # with only bots as Zombies the night's narration tells it all at once
                 self._early = g.night
                 v = self._public_view()
                 self._public(screens.title(v, self.t), screens.gestures_list(v, self.t),
@@ -248,9 +297,9 @@ class Session:
 
     def _public(self, *things: RenderableType) -> None:
         if self.hotseat:
-            self.term.clear()
+            self._clear()
         self.term.show(*things)
-        self._ask(None, (ENTER,), self._public_view())
+        self._ask(None, (ENTER,), self._public_view(), lambda: self.term.show(*things))
 
     def _after_night(self) -> None:
         g, t = self.game, self.t
@@ -258,13 +307,13 @@ class Session:
         rec = g.nights[-1]
         texts = [render(e, rec.night, t) for e in rec.result.events]
         self.autosave()
+        self._public(screens.night_screen(v.history[-1], v, t, texts))
         if g.over:
             if self.hotseat:
-                self.term.clear()
-            self.term.show(screens.night_screen(v.history[-1], v, t, texts))
+                self._clear()
             self.term.show(screens.victory_screen(v, t))
             return
-        self._public(screens.night_screen(v.history[-1], v, t, texts))
+        self._public(screens.night_journal_screen(v.history[-1], v, t))
 
     def _early_texts(self) -> list[str] | None:
         early = self.game.early
@@ -281,21 +330,24 @@ class Session:
             return
         t = self.t
         if self.hotseat:
-            self.term.clear()
+            self._clear()
             self.term.show(screens.handoff_screen(player, t))
             self._ask(player, (ENTER,), None)
-            self.term.clear()
+            self._clear()
         v = view(g, player)
-        self.term.show(screens.decision_screen(
-            v, t, self._early_texts() if g.phase is Phase.ZOMBIE else None))
+        screen = screens.decision_screen(
+            v, t, self._early_texts() if g.phase is Phase.ZOMBIE else None)
+        self.term.show(screen)
         picked: dict[str, Any] = {}
         while True:
             q = next_question(v.choices, picked, v.players)
             if not isinstance(q, Question):
                 choice = dict(q)
                 break
-            self.term.show(screens.question_screen(q, v, t, picked.get("first")))
-            key = self._ask(player, q.keys, v)
+            shown = screens.question_screen(q, v, t, picked.get("first"))
+            self.term.show(shown)
+            key = self._ask(player, q.keys, v, partial(self.term.show, screen, shown),
+                            q.default)
             picked[q.field] = q.option(key).value
         choice["at"] = v.decision_id
         try:
@@ -307,27 +359,37 @@ class Session:
         index = next((i for i, c in enumerate(v.choices) if c == bare), 0)
         label = screens.choice_label(bare, v, t, index)
         if self.hotseat:
-            self.term.clear()
+            # the decision stays on screen until its player hides it
+            self.term.show(screens.hide_screen(label, t))
+            self._ask(player, (ENTER,), v)
+            self._clear()
         else:
             self.term.show(Text("→ " + label, style="green"))
 
-    def _ask(self, player: str | None, keys: Sequence[str], v: View | None) -> str:
-        """Ask until an allowed key is typed; ``?`` and ``j`` show help on the way."""
+    def _ask(self, player: str | None, keys: Sequence[str], v: View | None,
+             redraw: Callable[[], None] | None = None, default: str | None = None) -> str:
+        """Ask until an allowed key is typed. ``?`` (page after page) and ``j`` show
+        help on the way, then ``redraw`` draws the question again."""
         t = self.t
+        page = 0
         while True:
-            line = self.term.ask(screens.prompt_text(player, keys, t))
+            line = self.term.ask(screens.prompt_text(player, keys, t, default))
             a = parse(line, keys)
             if a.kind == "key":
                 return a.key
             if a.kind == "quit":
                 raise Quit
             shown = v or self._public_view()
+            if a.kind == "bad":
+                self.term.show(Text(refusal(a.key, keys, t, default), style="red"))
+                continue
             if a.kind == "rules":
-                self.term.show(screens.rules_screen(shown, t))
-            elif a.kind == "journals":
-                self.term.show(screens.seat_circle(shown, t), screens.journals_table(shown, t))
+                self.term.show(screens.rules_screen(shown, t, self.info, page))
+                page = (page + 1) % screens.RULES_PAGES
             else:
-                self.term.show(Text(refusal(a.key, keys, t), style="red"))
+                self.term.show(screens.seat_circle(shown, t), screens.journals_table(shown, t))
+            if redraw is not None:
+                redraw()
 
 
 # ---------------------------------------------------------------------------
