@@ -236,3 +236,30 @@ def test_aec_raw_env_refuses_an_illegal_action_with_its_name() -> None:
     agent = e.agent_selection
     e.step(WAIT)  # the wrapper: the game ends, -1 to the agent that made it
     assert e.rewards[agent] == -1 and all(e.terminations.values())
+
+
+def test_single_agent_wrapper() -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    from darkcity.env.single import DarkCitySingleAgentEnv
+
+    env = DarkCitySingleAgentEnv(players=5, opponents="heuristic", seat=None)
+    check_env(env, skip_render_check=True)
+    total = 0.0
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        while True:
+            assert obs["action_mask"].any()
+            obs, reward, terminated, truncated, info = env.step(
+                env.action_space.sample(mask=obs["action_mask"]))
+            total += reward
+            if terminated or truncated:
+                break
+        assert info["phase"] == "over"
+    assert 0.0 <= total <= 3.0
+    obs, _ = env.reset(seed=9)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert reward == -1 and terminated and info["illegal_action"] == illegal
+    with pytest.raises(ValueError, match="3 opponents for 4"):
+        DarkCitySingleAgentEnv(players=5, opponents=["random"] * 3)

@@ -129,7 +129,10 @@ class ObservationEncoder:
         for r in deck.journal_roles:
             self._static[self.layout["sheet"].start + int(r)] = 1
         self._static[self.layout["death_in_play"].start] = 1 if deck.death else 0
-        self._history_cache: dict[tuple[str, int], np.ndarray[Any, np.dtype[np.float32]]] = {}
+        # finished nights in seat order, by number; the stacked last nights
+        self._nights: dict[int, np.ndarray[Any, np.dtype[np.float32]]] = {}
+        self._stack: dict[int, np.ndarray[Any, np.dtype[np.float32]]] = {}
+        self._turns = [self._turn(me) for me in range(n)]
 
     def space(self, actions: int) -> spaces.Dict:
         return spaces.Dict({
@@ -200,58 +203,83 @@ class ObservationEncoder:
 
     # -- the history ------------------------------------------------------------------
 
+    def reset(self) -> None:
+        """Forget the nights of the last game (call on every new game)."""
+        self._nights.clear()
+        self._stack.clear()
+
     def history(self, v: View) -> np.ndarray[Any, np.dtype[np.float32]]:
-        """``history``: the last nights, the latest first (cached per agent and night)."""
+        """``history``: the last nights, the latest first, seats from the viewer.
+
+        A finished night is public and the same for everyone: it is encoded once,
+        in seat order, and each viewer's copy is that array with its seats (rows,
+        and the columns naming seats) turned to start at the viewer."""
         assert v.viewer is not None
-        key = (v.viewer, len(v.history))
-        got = self._history_cache.get(key)
-        if got is not None:
-            return got
-        if len(self._history_cache) > 4 * self.n:
-            self._history_cache.clear()
-        out = np.zeros((self.horizon, self.n, self.hist_size), dtype=np.float32)
+        done = len(v.history)
+        stack = self._stack.get(done)
+        if stack is None:
+            stack = np.zeros((self.horizon, self.n, self.hist_size), dtype=np.float32)
+            for k, night in enumerate(reversed(v.history[-self.horizon:])):
+                got = self._nights.get(night.number)
+                if got is None:
+                    got = self._nights[night.number] = self._night(night, v.players)
+                stack[k] = got
+            self._stack.clear()
+            self._stack[done] = stack
         me = v.players.index(v.viewer)
-        rel = {p: (i - me) % self.n for i, p in enumerate(v.players)}
-        for k, night in enumerate(reversed(v.history[-self.horizon:])):
-            self._night(out[k], night, rel)
-        self._history_cache[key] = out
+        rows, cols = self._turns[me]
+        out: np.ndarray[Any, np.dtype[np.float32]] = stack[:, rows][:, :, cols]
         return out
 
-    def _night(self, out: np.ndarray[Any, np.dtype[np.float32]], night: NightView,
-               rel: Mapping[str, int]) -> None:
+    def _turn(self, me: int) -> tuple[np.ndarray[Any, np.dtype[np.intp]],
+                                      np.ndarray[Any, np.dtype[np.intp]]]:
+        """Row and column orders that put seat ``me`` first."""
+        n = self.n
+        rows = np.array([(me + i) % n for i in range(n)], dtype=np.intp)
+        cols = np.arange(self.hist_size, dtype=np.intp)
+        for name in ("targets", "name", "zombie"):
+            start = self.hist[name].start
+            cols[start:start + n] = start + rows
+        return rows, cols
+
+    def _night(self, night: NightView, players: Sequence[str]
+               ) -> np.ndarray[Any, np.dtype[np.float32]]:
+        out = np.zeros((self.n, self.hist_size), dtype=np.float32)
+        seat = {p: i for i, p in enumerate(players)}
         f = self.hist
         for p, cv in night.cards:
-            r = out[rel[p]]
+            r = out[seat[p]]
             r[f["present"].start] = 1
             r[f["active"].start] = p == night.active
             r[f["card"].start + _cv_index(cv)] = 1
         for p, g in night.gestures:
-            r = out[rel[p]]
+            r = out[seat[p]]
             if g.names is not None:
-                r[f["name"].start + rel[g.names]] = 1
+                r[f["name"].start + seat[g.names]] = 1
                 continue
             r[f["shows"].start + _ROLE_INDEX[g.shows]] = 1
             for t in g.targets:
-                r[f["targets"].start + rel[t]] += 1
+                r[f["targets"].start + seat[t]] += 1
             if g.kind is not None:
                 r[f["kind"].start + _ROLE_INDEX[g.kind]] = 1
             if g.seeks is not None:
                 r[f["seeks"].start + _SEEKS.index(g.seeks)] = 1
         for p, w in night.withdrawals:
-            r = out[rel[p]]
+            r = out[seat[p]]
             if w is True:
                 r[f["withdrew"].start] = 1
             elif isinstance(w, tuple):
                 for a in w:
                     r[f["lowered"].start + a] = 1
         for p, t in night.zombie_targets:
-            out[rel[p]][f["zombie"].start + rel[t]] = 1
+            out[seat[p]][f["zombie"].start + seat[t]] = 1
         for p, fate in night.fates:
-            out[rel[p]][f["fate"].start + _FATES.index(Fate(fate))] = 1
+            out[seat[p]][f["fate"].start + _FATES.index(Fate(fate))] = 1
         for p, xp in night.xp:
-            out[rel[p]][f["xp"].start] = xp
+            out[seat[p]][f["xp"].start] = xp
         for p in night.winners:
-            out[rel[p]][f["winner"].start] = 1
+            out[seat[p]][f["winner"].start] = 1
+        return out
 
     # -- the state ----------------------------------------------------------------------
 

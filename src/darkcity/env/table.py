@@ -42,12 +42,15 @@ class Table:
         self.game: Game = Game(Settings(players=self.names, deck=self.deck), 0)
         self._legal: dict[str, dict[int, Decision]] = {}
         self._legal_at = -1
+        # id(legal tuple) -> (that tuple, kept alive so the id is not reused; its actions)
+        self._encoded: dict[int, tuple[tuple[Decision, ...], dict[int, Decision]]] = {}
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self._seeder = random.Random(f"darkcity:env:{seed}")
         self.game = Game(Settings(players=self.names, deck=self.deck),
                          self._seeder.getrandbits(63))
+        self.encoder.reset()
         self._legal_at = -1
 
     # -- actions ----------------------------------------------------------------------
@@ -65,10 +68,19 @@ class Table:
             if not decisions:
                 got = {}
             else:
-                phase = game.phase
-                role = game.cards[player].role if phase is Phase.GESTURE else None
-                nb = game.neighbours(player) if phase is Phase.ZOMBIE else None
-                got = self.codec.legal_actions(decisions, self.names, role, nb)
+                # the engine hands out the same tuple for the same choices (a card's
+                # gestures in a seat, the plain withdrawals): encode it once
+                known = self._encoded.get(id(decisions))
+                if known is not None and known[0] is decisions:
+                    got = known[1]
+                else:
+                    phase = game.phase
+                    role = game.cards[player].role if phase is Phase.GESTURE else None
+                    nb = game.neighbours(player) if phase is Phase.ZOMBIE else None
+                    got = self.codec.legal_actions(decisions, self.names, role, nb)
+                    if len(self._encoded) > 4096:
+                        self._encoded.clear()
+                    self._encoded[id(decisions)] = (decisions, got)
             self._legal[player] = got
         return got
 
