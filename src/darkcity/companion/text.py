@@ -1,0 +1,174 @@
+"""The companion's words: every text its faces show, marked for the catalogs.
+
+The web page's ``t("...")`` looks its English text up in :func:`table_catalog`'s
+``ui`` table (``tests/test_companion_web.py`` checks that every ``t("...")`` of
+``static/table/*.js`` is listed here); role names, calls, goals and the words
+for fates and victory conditions come with it, translated the same way. The
+terminal face uses the same messages.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Final
+
+from darkcity.cast import CAST, Edition, Gender, Role
+from darkcity.i18n import _, msg, translator
+from darkcity.journal import VICTORY_CONDITIONS
+from darkcity.night import Fate
+from darkcity.terms import EDITION_NAMES, GENDER_NAMES, role_term
+
+__all__ = ["CONDITIONS", "FATES", "GESTURES", "UI", "call_message", "table_catalog"]
+
+#: The web page's texts (English message ids).
+UI: Final = (
+    _("1"),
+    _("2"),
+    _("3"),
+    _("Add a player"),
+    _("Cancel"),
+    _("Card"),
+    _("Change"),
+    _("Count: 1, 2, 3, now!"),
+    _("Custom cards"),
+    _("Death is in the deck: only {player}, the last to choose, may take it."),
+    _("Deck"),
+    _("Each player writes one XP in a row of their journal."),
+    _("End of the night"),
+    _("Everyone has a card"),
+    _("Everyone is entered: withdrawals"),
+    _("Everyone ready? Count aloud with the app; on “now!” everyone makes their gesture "
+      "and holds it."),
+    _("Fate"),
+    _("For a game with the real cards: the app is the Mayor's assistant."),
+    _("Free XP"),
+    _("Free XP of {player}"),
+    _("If you take Death, tap the name you write on it (nobody else sees it):"),
+    _("Its target:"),
+    _("Its two targets:"),
+    _("Journal"),
+    _("Journals"),
+    _("Language"),
+    _("Links and language"),
+    _("Loading the table…"),
+    _("Move up"),
+    _("Next"),
+    _("Next night"),
+    _("Night {n}"),
+    _("Night {n} (round notation)"),
+    _("Nobody took Death"),
+    _("Nothing happens."),
+    _("Now!"),
+    _("Or {player} enters the name on their own phone, from the table's link."),
+    _("Phase 1: the draft"),
+    _("Phase 2: the gestures"),
+    _("Phase 2: what everyone shows"),
+    _("Phase 3: withdrawals"),
+    _("Phase 4: step {step}"),
+    _("Phase 4: the resolution"),
+    _("Phase 5: night {n}"),
+    _("Phase 5: the journals"),
+    _("Player"),
+    _("Player {n}"),
+    _("Players' phones: {link}"),
+    _("Players, clockwise"),
+    _("Remove"),
+    _("Shuffle, put three cards face down, deal the hand to {player}."),
+    _("Speak"),
+    _("Start the game"),
+    _("Step {step}"),
+    _("Table companion"),
+    _("Table {code}"),
+    _("Take the last night back, journals and all?"),
+    _("Tap who turns the card over:"),
+    _("The Angel strikes {player}: the card is turned over."),
+    _("The Creature proposes to {player}: the card is turned over."),
+    _("The Mayor's link (keep it to yourself): {link}"),
+    _("The first player is the Mayor, the first active player. Each player's left "
+      "neighbour is the next one."),
+    _("The game is over"),
+    _("The gender it seeks:"),
+    _("The gesture it shows:"),
+    _("The hand passes to the left (clockwise): {order}"),
+    _("The kind it names:"),
+    _("The night so far"),
+    _("The other cards"),
+    _("The rules of a card"),
+    _("The whole game (record)"),
+    _("They turn the card over:"),
+    _("Tick"),
+    _("Total"),
+    _("Turn over the cards still unknown"),
+    _("Undo"),
+    _("Undo the last night"),
+    _("Which player are you?"),
+    _("Who lowered their hands and fled the confrontation?"),
+    _("Whose name did you write on Death's card?"),
+    _("Winners: {names}"),
+    _("Withdrawals entered: resolve"),
+    _("XP"),
+    _("You wrote {player} on Death's card."),
+    _("Your journal"),
+    _("lowers the arrow at {target}"),
+    _("{n} cards chosen"),
+    _("{player} fled"),
+    _("{player} is the active player"),
+    _("{player} only"),
+    _("{player} took Death"),
+    _("{player}'s card:"),
+    _("{player}, the Zombie, attacks:"),
+)
+
+#: How each role's gesture is aimed, for the rules of a card.
+GESTURES: Final[dict[Role, str]] = {
+    Role.DEVIL: _("Shows the gesture of another role in play (a disguise)."),
+    Role.VAMPIRE: _("Points at one player."),
+    Role.WEREWOLF: _("Points at one player."),
+    Role.ZOMBIE: _("Points at the left or the right neighbour."),
+    Role.HUNTER: _("Points two arrows at two players (advanced: may aim both at one)."),
+    Role.PRIEST: _("Prays: no target."),
+    Role.ANGEL: _("Points at one player."),
+    Role.ALIEN: _("Names a kind of role: every player of that role is abducted."),
+    Role.NECROMANCER: _("Points at both neighbours."),
+    Role.CREATURE: _("Proposes to the left or the right neighbour, seeking a gender."),
+    Role.MUMMY: _("Sleeps: no target."),
+    Role.DEMONIAC: _("No target."),
+    Role.REPORTER: _("Photographs two players."),
+    Role.VOODOOIST: _("Names a kind of role with a doll."),
+    Role.DEATH: _("Writes down a player's name at the draft."),
+}
+
+#: A night's fates (spec: result ``fate``).
+FATES: Final[dict[Fate, str]] = {
+    Fate.ALIVE: _("alive"), Fate.WITHDRAWN: _("withdrawn"), Fate.KILLED: _("killed"),
+    Fate.DAMNED: _("damned"), Fate.ABDUCTED: _("abducted"), Fate.ABSENT: _("absent"),
+}
+
+#: The four victory conditions (R-101).
+CONDITIONS: Final[dict[str, str]] = dict(zip(VICTORY_CONDITIONS, (
+    _("1 XP in six rows"), _("8 XP in all"), _("2 XP in three rows"), _("4 XP in one row")),
+    strict=True))
+
+
+def call_message(role: Role) -> object:
+    """What the Mayor calls at a step: "The Devil?"."""
+    return msg("{role:The}?", role=role_term(role))
+
+
+@functools.lru_cache(maxsize=8)
+def table_catalog(lang: str) -> dict[str, Any]:
+    """Every text of the companion's page in ``lang`` (``en`` or ``pt_BR``)."""
+    t = translator(lang)
+    return {
+        "lang": t.lang,
+        "ui": {m: t(m) for m in UI},
+        "roles": {r.key: t(role_term(r).name) for r in Role},
+        "calls": {r.key: t.render(msg("{role:The}?", role=role_term(r))) for r in Role},
+        "goals": {r.key: t(CAST[r].goals) for r in Role},
+        "powers": {r.key: [t(line.text) for line in CAST[r].powers] for r in Role},
+        "gestures": {r.key: t(GESTURES[r]) for r in Role},
+        "genders": {g.value: t(GENDER_NAMES[g]) for g in Gender},
+        "editions": {e.value: t(EDITION_NAMES[e]) for e in Edition},
+        "fates": {f.value: t(FATES[f]) for f in Fate},
+        "conditions": {k: t(v) for k, v in CONDITIONS.items()},
+    }

@@ -1,0 +1,517 @@
+"""The table companion on the web (issue #11): ``/table`` and ``/table/{CODE}``.
+
+The Mayor sets the table up (``POST /api/tables``) and gets a Mayor link; every
+entry (``POST /api/tables/{CODE}/entries``) is checked by the model
+(:class:`darkcity.companion.Companion`), stored, and only then answered, so a
+reload, a second device with the Mayor's link, or a restarted server goes on
+where the table was. Players' phones open the table's link, pick their name
+and get a seat link: they see the public table, their own journal and the
+rules of a card, and the last drafter enters Death's name there in secret.
+Everybody polls ``GET /api/tables/{CODE}`` (with the version they have); the
+Mayor's screen is the one source of truth.
+
+Storage: one row per table in ``darkcity_tables`` (the set-up and the entries,
+the companion's own JSON, and the token hashes), on the rooms' database
+(:class:`darkcity.server.storage.Storage` makes the engine).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Final
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, JSONResponse, Response
+from sqlalchemy import Column, Float, Integer, MetaData, String, Table, Text, insert, select, update
+
+from darkcity.cast import CAST, Reach, Role, parse_role
+from darkcity.companion import (
+    Companion,
+    Drafted,
+    Stage,
+    TableSetup,
+    entry_from_json,
+    write_table_record,
+)
+from darkcity.companion.entries import EntryError
+from darkcity.companion.text import table_catalog
+from darkcity.deck import (
+    BOX,
+    PRESETS,
+    Deck,
+    DeckError,
+    card_key,
+    deck_warning_messages,
+    parse_card,
+    preset,
+    presets_for,
+)
+from darkcity.i18n import FieldError, Message, Translator, error_message, msg, negotiate, translator
+from darkcity.journal import conditions_met, total
+from darkcity.narration import event_message
+from darkcity.night import Card
+from darkcity.notation import write_round
+from darkcity.server.config import ServerConfig
+from darkcity.server.storage import Storage
+
+__all__ = ["TableStore", "companion_router"]
+
+STATIC: Final = resources.files("darkcity").joinpath("server/static/table")
+CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH: Final = 6
+MAX_BODY: Final = 16384
+MAX_TABLES: Final = 2000  # held in memory at once (a table is a few kilobytes)
+
+metadata = MetaData()
+tables_table = Table(
+    "darkcity_tables", metadata,
+    Column("code", String(16), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("version", Integer, nullable=False),  # one more for every stored change
+    Column("lang", String(8), nullable=False),
+    Column("mayor", String(64), nullable=False),  # sha256 of the Mayor's token
+    Column("seats", Text, nullable=False),  # JSON: player -> sha256 of their seat token
+    Column("doc", Text, nullable=False),  # JSON: Companion.to_json()
+)
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Refused(Exception):
+    """A request refused: an HTTP status and a message for the reader."""
+
+    def __init__(self, status: int, code: str, message: Message) -> None:
+        super().__init__(code)
+        self.status, self.code, self.message = status, code, message
+
+
+@dataclass(slots=True)
+class StoredTable:
+    code: str
+    lang: str
+    mayor: str
+    seats: dict[str, str]
+    table: Companion
+    version: int
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class TableStore:
+    """The tables, in memory and in the database; every change stored before it is
+    answered."""
+
+    def __init__(self, url: str) -> None:
+        self._storage = Storage(url)  # the engine, with the rooms' SQLite settings
+        self.engine = self._storage.engine
+        metadata.create_all(self.engine)
+        self._tables: dict[str, StoredTable] = {}
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self._storage.close()
+
+    def create(self, setup: TableSetup, lang: str) -> tuple[StoredTable, str]:
+        token = secrets.token_urlsafe(18)
+        table = Companion(setup)
+        now = time.time()
+        with self._lock, self.engine.begin() as c:
+            for _ in range(50):
+                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+                if c.execute(select(tables_table.c.code).where(
+                        tables_table.c.code == code)).first() is None:
+                    break
+            else:  # pragma: no cover - 31**6 codes
+                raise Refused(503, "busy", msg("No free table code; try again."))
+            c.execute(insert(tables_table).values(
+                code=code, created=now, updated=now, version=1, lang=lang, mayor=_hash(token),
+                seats="{}", doc=json.dumps(table.to_json())))
+            stored = StoredTable(code, lang, _hash(token), {}, table, 1)
+            self._remember(stored)
+        return stored, token
+
+    def _remember(self, t: StoredTable) -> None:
+        if len(self._tables) >= MAX_TABLES:
+            self._tables.pop(next(iter(self._tables)))
+        self._tables[t.code] = t
+
+    def get(self, code: str) -> StoredTable | None:
+        code = code.upper()
+        found = self._tables.get(code)
+        if found is not None:
+            return found
+        with self.engine.connect() as c:
+            row = c.execute(select(tables_table).where(tables_table.c.code == code)).first()
+        if row is None:
+            return None
+        table = Companion.from_json(json.loads(row.doc))
+        stored = StoredTable(row.code, row.lang, row.mayor, json.loads(row.seats), table,
+                             row.version)
+        with self._lock:
+            self._tables.setdefault(code, stored)
+            return self._tables[code]
+
+    def save(self, t: StoredTable) -> None:
+        """Store the table (called with ``t.lock`` held)."""
+        t.version += 1
+        with self.engine.begin() as c:
+            c.execute(update(tables_table).where(tables_table.c.code == t.code).values(
+                updated=time.time(), version=t.version, seats=json.dumps(t.seats),
+                doc=json.dumps(t.table.to_json())))
+
+
+# ---------------------------------------------------------------------------
+# What a reader is sent
+
+
+def _card(card: Card) -> dict[str, Any]:
+    return {"key": card_key(card), "role": card.role.key, "edition": card.edition.value,
+            "gender": card.identity.value if card.identity else None}
+
+
+def _shape(role: Role) -> dict[str, Any]:
+    g = CAST[role].gesture
+    return {"reach": g.reach.value, "targets": g.targets, "seeks": g.seeks,
+            "kind": g.reach is Reach.KIND}
+
+
+def _question(c: Companion, t: Translator) -> dict[str, Any] | None:
+    q = c.question()
+    if q is None:
+        return None
+    return {
+        "step": q.step, "role": q.role.key if q.role else None,
+        "candidates": list(q.candidates), "chosen": list(q.chosen), "asked": list(q.asked),
+        "options": {p: [_card(x) for x in cards] for p, cards in q.options.items()},
+        "zombies": {z: {"left": lft, "right": r, "aimed": a}
+                    for z, (lft, r, a) in q.zombies.items()},
+    }
+
+
+def _journals(c: Companion) -> dict[str, Any]:
+    return {p: {r.key: x for r, x in c.journals[i].items()} for i, p in enumerate(c.players)}
+
+
+def view(stored: StoredTable, reader: str | None, t: Translator) -> dict[str, Any]:
+    """The table as ``reader`` sees it: ``"mayor"``, a player's name, or None.
+
+    Journals are public (R-118); Death's written name is nobody's until the night
+    is resolved, except its writer's.
+    """
+    c = stored.table
+    night = c.number
+    last = c.nights[-1] if c.nights and c.stage in (Stage.JOURNALS, Stage.OVER) else None
+    doc: dict[str, Any] = {
+        "code": stored.code, "version": stored.version, "lang": stored.lang,
+        "reader": reader, "stage": c.stage.value, "night": night,
+        "players": list(c.players), "mayor": c.setup.mayor, "active": c.active,
+        "last_drafter": c.last_drafter, "draft_order": list(c.draft_order),
+        "death_in_play": c.death_in_play, "death": c.death,
+        "death_named": c.death_names is not None,
+        "deck": {"name": c.deck.name, "cards": [_card(x) for x in c.deck.cards]},
+        "sheet": [r.key for r in c.sheet],
+        "showable": [r.key for r in c.showable],
+        "shapes": {r.key: _shape(r) for r in Role},
+        "kinds": {r.key: [k.key for k in c.kind_options(r)] for r in (Role.ALIEN,
+                                                                      Role.VOODOOIST)},
+        "neighbours": {p: list(c.neighbours(p)) for p in c.players},
+        "gesturing": list(c.gesturing),
+        "gestures": {p: {"shows": g.shows.key, "targets": list(g.targets),
+                         "kind": g.kind.key if g.kind else None,
+                         "seeks": g.seeks.value if g.seeks else None}
+                     for p, g in c.gestures.items()} if reader == "mayor" or c.stage not in (
+                         Stage.DRAFT, Stage.COUNT) else {},
+        "to_enter": list(c.to_enter()) if c.stage is Stage.REVEAL else [],
+        "withdrawals": {p: (w if isinstance(w, bool) else list(w))
+                        for p, w in c.withdrawals.items()},
+        "turned": {p: _card(x) for p, x in c.turned.items()},
+        "question": _question(c, t),
+        "narration": [{"step": s, "lines": [t.render(m) for m in words]}
+                      for s, words in c.narration],
+        "journals": _journals(c),
+        "totals": {p: total(c.journals[i]) for i, p in enumerate(c.players)},
+        "winners": list(c.winners),
+        "conditions": {p: list(conditions_met(c.journals[c.players.index(p)]))
+                       for p in c.winners},
+        "nights": len(c.nights),
+        "can_undo": bool(c.entries),
+    }
+    if reader is not None and reader != "mayor" and reader == c.death:
+        doc["my_death_names"] = c.death_names
+    if last is not None:
+        r = last.result
+        doc["result"] = {
+            "number": last.number,
+            "players": {p: {"fate": r.fates[i].value, "xp": r.xp[i],
+                            "marks": sorted(m.value for m in r.marks[i]),
+                            "card": _card(last.night.cards[p])}
+                        for i, p in enumerate(last.night.players)},
+            "events": [t.render(event_message(e, last.night)) for e in r.events],
+        }
+    return doc
+
+
+# ---------------------------------------------------------------------------
+# The routes
+
+
+def _lang(request: Request, fallback: str = "en") -> str:
+    asked = request.query_params.get("lang") or request.headers.get("accept-language", "")
+    for part in asked.split(","):
+        found = negotiate(part.split(";")[0].strip()) if part.strip() else None
+        if found:
+            return found
+    return fallback
+
+
+def _refusal(request: Request, status: int, code: str, message: Message) -> JSONResponse:
+    t = translator(_lang(request))
+    return JSONResponse({"code": code, "message": t.render(message)}, status_code=status)
+
+
+def _deck(body: Mapping[str, Any], players: int) -> Deck:
+    name = body.get("deck")
+    cards = body.get("cards")
+    if isinstance(cards, list) and cards:
+        return Deck.of((parse_card(str(c)) for c in cards), players)
+    if isinstance(name, str):
+        return preset(name, players)
+    raise DeckError("deck", msg("choose a preset or the cards"))
+
+
+def _players(body: Mapping[str, Any]) -> tuple[str, ...]:
+    raw = body.get("players")
+    if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
+        raise DeckError("players", msg("must be a list of names"))
+    names = tuple(" ".join(p.split()) for p in raw)
+    for p in names:
+        if len(p) > 24:
+            raise DeckError("players", msg("A name has 1 to 24 characters."))
+    return names
+
+
+async def _json(request: Request) -> dict[str, Any]:
+    data = await request.body()
+    if len(data) > MAX_BODY:
+        raise Refused(413, "too-big", msg("That message is too big."))
+    try:
+        doc = json.loads(data or b"{}")
+    except ValueError:
+        raise Refused(400, "invalid", msg("That message is not JSON.")) from None
+    if not isinstance(doc, dict):
+        raise Refused(400, "invalid", msg("That message is not JSON."))
+    return doc
+
+
+def _who(stored: StoredTable, token: str | None) -> str | None:
+    """The reader a token names: ``"mayor"``, a seat's player, or None."""
+    if not token:
+        return None
+    h = _hash(token)
+    if hmac.compare_digest(h, stored.mayor):
+        return "mayor"
+    for p, seat in stored.seats.items():
+        if hmac.compare_digest(h, seat):
+            return p
+    return None
+
+
+def _token(request: Request, body: Mapping[str, Any] | None = None) -> str | None:
+    header = request.headers.get("x-table-token")
+    if header:
+        return header
+    if body is not None and isinstance(body.get("token"), str):
+        return str(body["token"])
+    return None
+
+
+def companion_router(config: ServerConfig | None = None) -> APIRouter:
+    """The companion's pages and API, for ``app.include_router``."""
+    cfg = config or ServerConfig.from_env()
+    router = APIRouter()
+    holder: dict[str, TableStore] = {}
+    opening = threading.Lock()
+
+    def store() -> TableStore:
+        with opening:
+            if "store" not in holder:
+                holder["store"] = TableStore(cfg.database)
+            return holder["store"]
+
+    def page() -> FileResponse:
+        return FileResponse(str(STATIC.joinpath("index.html")),
+                            headers={"Cache-Control": "no-cache"})
+
+    @router.get("/table", include_in_schema=False)
+    async def new_table_page() -> FileResponse:
+        return page()
+
+    @router.get("/table/{code}", include_in_schema=False)
+    async def table_page(code: str) -> FileResponse:
+        return page()
+
+    def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+        """Refusals and errors as JSON in the reader's language; never a trace."""
+        import functools
+
+        @functools.wraps(fn)
+        async def wrapper(request: Request, *args: Any, **kw: Any) -> Response:
+            try:
+                result: Response = await fn(request, *args, **kw)
+                return result
+            except Refused as e:
+                return _refusal(request, e.status, e.code, e.message)
+            except EntryError as e:  # the reason in plain words, and whose entry it was
+                why = (msg("{player}: {reason}", player=e.player, reason=e.message)
+                       if e.player else e.message)
+                return _refusal(request, 400, "refused", why)
+            except FieldError as e:
+                return _refusal(request, 400, "refused", error_message(e))
+
+        return wrapper
+
+    @router.get("/api/table/meta")
+    async def meta(request: Request) -> Response:
+        lang = _lang(request)
+        return JSONResponse({
+            "lang": lang, "catalog": table_catalog(lang),
+            "presets": [{"name": k, "min": v[1][0], "max": v[1][1]} for k, v in PRESETS.items()],
+            "box": [_card(c) for c in BOX],
+        }, headers={"Cache-Control": "max-age=60"})
+
+    @router.post("/api/tables/check")
+    @guarded
+    async def check(request: Request) -> Response:
+        """The deck for these players: its journal sheet and the box's advice, or the
+        deck rule it breaks (the same words as for an online game)."""
+        body = await _json(request)
+        players = _players(body)
+        deck = _deck(body, len(players))
+        t = translator(_lang(request))
+        return JSONResponse({
+            "sheet": [r.key for r in deck.journal_roles], "cards": deck.keys(),
+            "warnings": [t.render(m) for m in deck_warning_messages(deck.cards, len(players))],
+            "presets": list(presets_for(len(players))) if 4 <= len(players) <= 8 else [],
+        })
+
+    @router.post("/api/tables")
+    @guarded
+    async def create(request: Request) -> Response:
+        body = await _json(request)
+        players = _players(body)
+        deck = _deck(body, len(players))
+        free_raw = body.get("free_xp")
+        if not isinstance(free_raw, dict):
+            raise DeckError("free_xp", msg("must be an object"))
+        free: dict[str, Role] = {}
+        for p, r in free_raw.items():
+            role = parse_role(r) if isinstance(r, str) else None
+            if role is None:
+                raise DeckError(f"free_xp.{p}", msg("unknown role {name!r}", name=str(r)))
+            free[str(p)] = role
+        setup = TableSetup.of(players, deck, free)
+        lang = negotiate(str(body.get("lang", ""))) or _lang(request)
+        stored, token = store().create(setup, lang)
+        return JSONResponse({"code": stored.code, "token": token,
+                             "path": f"/table/{stored.code}"}, status_code=201)
+
+    def found(code: str) -> StoredTable:
+        stored = store().get(code)
+        if stored is None:
+            raise Refused(404, "no-table", msg("There is no table with that code."))
+        return stored
+
+    @router.get("/api/tables/{code}")
+    @guarded
+    async def state(request: Request, code: str) -> Response:
+        stored = found(code)
+        since = request.query_params.get("since")
+        if since is not None and since.isdigit() and int(since) >= stored.version:
+            return JSONResponse({"version": stored.version, "unchanged": True})
+        reader = _who(stored, _token(request))
+        t = translator(_lang(request, stored.lang))
+        return JSONResponse(view(stored, reader, t))
+
+    def changed(request: Request, stored: StoredTable, reader: str | None) -> Response:
+        t = translator(_lang(request, stored.lang))
+        return JSONResponse(view(stored, reader, t))
+
+    @router.post("/api/tables/{code}/entries")
+    @guarded
+    async def enter(request: Request, code: str) -> Response:
+        stored = found(code)
+        body = await _json(request)
+        reader = _who(stored, _token(request, body))
+        entry = entry_from_json(body.get("entry"))
+        with stored.lock:
+            c = stored.table
+            # a phone enters one thing: Death's name, by the player who took Death
+            secret = (isinstance(entry, Drafted) and entry.death_names is not None
+                      and reader == c.last_drafter)
+            if reader != "mayor" and not secret:
+                raise Refused(403, "not-mayor", msg("Only the Mayor enters that."))
+            c.enter(entry)
+            store().save(stored)
+        return changed(request, stored, reader)
+
+    @router.post("/api/tables/{code}/undo")
+    @guarded
+    async def undo(request: Request, code: str) -> Response:
+        stored = found(code)
+        body = await _json(request)
+        reader = _who(stored, _token(request, body))
+        if reader != "mayor":
+            raise Refused(403, "not-mayor", msg("Only the Mayor enters that."))
+        with stored.lock:
+            what = body.get("what", "entry")
+            done = (stored.table.undo_night() if what == "night"
+                    else stored.table.undo())
+            if done is None:
+                raise Refused(409, "nothing", msg("There is nothing to undo."))
+            store().save(stored)
+        return changed(request, stored, reader)
+
+    @router.post("/api/tables/{code}/seat")
+    @guarded
+    async def seat(request: Request, code: str) -> Response:
+        """A player's phone takes their seat: a seat link for their journal and secret."""
+        stored = found(code)
+        body = await _json(request)
+        name = body.get("player")
+        if not isinstance(name, str) or name not in stored.table.players:
+            raise Refused(400, "bad-seat", msg("That is not a player of this table."))
+        token = secrets.token_urlsafe(18)
+        with stored.lock:
+            stored.seats[name] = _hash(token)
+            store().save(stored)
+        return JSONResponse({"token": token, "player": name})
+
+    @router.get("/api/tables/{code}/record")
+    @guarded
+    async def record(request: Request, code: str) -> Response:
+        stored = found(code)
+        return JSONResponse(write_table_record(stored.table), headers={
+            "Content-Disposition": f'attachment; filename="darkcity-table-{stored.code}.json"'})
+
+    @router.get("/api/tables/{code}/nights/{number}")
+    @guarded
+    async def night_round(request: Request, code: str, number: int) -> Response:
+        stored = found(code)
+        nights = stored.table.nights
+        if not 1 <= number <= len(nights):
+            raise Refused(404, "no-night", msg("That night is not finished."))
+        return JSONResponse(write_round(nights[number - 1].night), headers={
+            "Content-Disposition":
+                f'attachment; filename="darkcity-{stored.code}-night-{number}.json"'})
+
+    return router

@@ -1,0 +1,28 @@
+// The companion's HTTP API: every entry is stored by the server before it answers.
+import { L } from "./i18n.js";
+
+export class Refusal extends Error {}
+
+async function call(method, path, body, token) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers["X-Table-Token"] = token;
+  const sep = path.includes("?") ? "&" : "?";
+  const r = await fetch(`${path}${sep}lang=${encodeURIComponent(L.lang)}`, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let doc = null;
+  try { doc = await r.json(); } catch (e) { doc = null; }
+  if (!r.ok) throw new Refusal((doc && doc.message) || `HTTP ${r.status}`);
+  return doc;
+}
+
+export const api = {
+  meta: (lang) => fetch(`/api/table/meta?lang=${encodeURIComponent(lang)}`).then((r) => r.json()),
+  check: (body) => call("POST", "/api/tables/check", body),
+  create: (body) => call("POST", "/api/tables", body),
+  state: (code, token, since) =>
+    call("GET", `/api/tables/${code}${since ? `?since=${since}` : ""}`, undefined, token),
+  enter: (code, token, entry) => call("POST", `/api/tables/${code}/entries`, { entry }, token),
+  undo: (code, token, what) => call("POST", `/api/tables/${code}/undo`, { what }, token),
+  seat: (code, player) => call("POST", `/api/tables/${code}/seat`, { player }),
+};

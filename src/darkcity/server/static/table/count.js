@@ -1,0 +1,60 @@
+// "1, 2, 3, now!" at a steady beat, the same every night: each number is shown (and
+// spoken, and ticked, if wished) at a fixed time from the start, so a late timer never
+// shifts the next one. window.__darkcityCount keeps when each number was shown.
+import { el, button } from "./dom.js";
+import { t } from "./i18n.js";
+import { say, tick, hush } from "./speech.js";
+
+export const BEAT_MS = 900;
+
+export function runCount(opts, done) {
+  const words = [t("1"), t("2"), t("3"), t("Now!")];
+  const box = document.getElementById("count");
+  const shown = [];
+  window.__darkcityCount = shown;
+  hush();
+  box.classList.remove("hidden");
+  box.textContent = "";
+  const start = performance.now() + 250;
+  let i = 0;
+  const step = () => {
+    const now = performance.now();
+    const due = start + i * BEAT_MS;
+    if (now < due - 1) {
+      setTimeout(step, Math.max(0, due - now - 1));
+      return;
+    }
+    if (i < words.length) {
+      box.textContent = words[i];
+      box.setAttribute("data-beat", String(i));
+      shown.push({ text: words[i], at: performance.now() });
+      if (opts.speak) say(words[i]);
+      if (opts.tick) tick(i === words.length - 1);
+      i += 1;
+      setTimeout(step, Math.max(0, start + i * BEAT_MS - performance.now() - 1));
+      return;
+    }
+    box.classList.add("hidden");
+    box.textContent = "";
+    done();
+  };
+  setTimeout(step, Math.max(0, start - performance.now()));
+}
+
+export function countPanel(S, send) {
+  const opts = S.prefs;
+  const go = button(t("Count: 1, 2, 3, now!"), () => {
+    go.disabled = true;
+    runCount(opts, () => send({ type: "counted" }));
+  }, { class: "primary", "data-testid": "count-start" });
+  const toggle = (key, label) => button(label, () => {
+    opts[key] = !opts[key];
+    localStorage.setItem("darkcity:table:prefs", JSON.stringify(opts));
+    S.render();
+  }, { "aria-pressed": opts[key] ? "true" : "false", "data-testid": `pref-${key}` });
+  return el("section", { class: "panel", "data-testid": "panel-count" },
+    el("h2", { text: t("Phase 2: the gestures") }),
+    el("p", { text: t("Everyone ready? Count aloud with the app; on “now!” everyone makes their gesture and holds it.") }),
+    el("div", { class: "row" }, toggle("speak", t("Speak")), toggle("tick", t("Tick"))),
+    el("p", {}, go));
+}

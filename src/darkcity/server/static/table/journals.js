@@ -1,0 +1,43 @@
+// Phase 5: the night's outcome, the journals (public, as on the table), the winners
+// with the condition met, and the next night; each night's round can be downloaded.
+import { el, button } from "./dom.js";
+import { t, role, fate, condition, cardLabel } from "./i18n.js";
+
+export function journalTable(v, only) {
+  const players = only ? [only] : v.players;
+  return el("table", { "data-testid": "journals" },
+    el("thead", {}, el("tr", {}, el("th", { text: t("Journal") }), players.map((p) => el("th", { text: p })))),
+    el("tbody", {},
+      v.sheet.map((r) => el("tr", {}, el("td", { text: role(r) }),
+        players.map((p) => el("td", { text: String((v.journals[p] || {})[r] || "") })))),
+      el("tr", {}, el("td", { text: t("Total") }), players.map((p) => el("td", { text: String(v.totals[p]) })))));
+}
+
+export function resultPanel(S, send) {
+  const v = S.view;
+  const r = v.result;
+  if (!r) return null;
+  const rows = v.players.map((p) => {
+    const x = r.players[p];
+    return el("tr", {}, el("td", { text: p }), el("td", { text: cardLabel(x.card) }),
+      el("td", { text: fate(x.fate) }), el("td", { text: x.xp ? `+${x.xp}` : "" }));
+  });
+  const box = el("section", { class: "panel", "data-testid": "panel-journals" },
+    el("h2", { text: t("Phase 5: night {n}", { n: r.number }) }),
+    el("table", { "data-testid": "fates" },
+      el("thead", {}, el("tr", {}, el("th", { text: t("Player") }), el("th", { text: t("Card") }), el("th", { text: t("Fate") }), el("th", { text: t("XP") }))),
+      el("tbody", {}, rows)),
+    el("h2", { text: t("Journals") }), journalTable(v));
+  if (v.winners.length) {
+    box.append(el("div", { class: "panel", "data-testid": "winners" },
+      el("p", { class: "big winner", text: t("Winners: {names}", { names: v.winners.join(", ") }) }),
+      v.winners.map((p) => el("p", { text: `${p}: ${v.conditions[p].map(condition).join(", ")}` }))));
+  }
+  box.append(el("p", { class: "row" },
+    el("a", { href: `/api/tables/${v.code}/nights/${r.number}`, download: "", "data-testid": "export-night" }, t("Night {n} (round notation)", { n: r.number })),
+    el("a", { href: `/api/tables/${v.code}/record`, download: "", "data-testid": "export-record" }, t("The whole game (record)"))));
+  if (v.stage === "journals") {
+    box.append(button(t("Next night"), () => send({ type: "next-night" }), { class: "primary", "data-testid": "next-night" }));
+  }
+  return box;
+}

@@ -1,0 +1,149 @@
+// The table companion's page: /table (the set-up) and /table/CODE (the Mayor's screen
+// with the Mayor's link, a player's phone otherwise). Everything is drawn from the
+// server's view of the table, which is the one source of truth; entries are sent to the
+// server, which stores them before it answers.
+import { el, button, toast } from "./dom.js";
+import { t, setCatalog, L } from "./i18n.js";
+import { api } from "./api.js";
+import { setupPage, loadSetup } from "./setup.js";
+import { draftPanel } from "./draft.js";
+import { countPanel } from "./count.js";
+import { revealPanel } from "./reveal.js";
+import { withdrawPanel } from "./withdraw.js";
+import { resolvePanel, storyPanel } from "./resolve.js";
+import { resultPanel } from "./journals.js";
+import { phonePage } from "./phone.js";
+
+const S = {
+  meta: null, lang: "en", code: null, token: null, view: null, local: {}, spoken: {},
+  setup: loadSetup(), busy: false,
+  prefs: Object.assign({ speak: true, tick: true }, JSON.parse(localStorage.getItem("darkcity:table:prefs") || "{}")),
+};
+
+async function loadLang(lang) {
+  S.meta = await api.meta(lang);
+  S.lang = S.meta.lang;
+  setCatalog(S.lang, S.meta.catalog);
+  localStorage.setItem("darkcity:lang", S.lang);
+}
+
+S.send = async (entry) => {
+  if (S.busy) return;
+  S.busy = true;
+  try {
+    S.view = await api.enter(S.code, S.token, entry);
+  } catch (e) {
+    toast(e.message);
+  } finally {
+    S.busy = false;
+  }
+  S.render();
+};
+
+async function undo(what) {
+  try {
+    S.view = await api.undo(S.code, S.token, what);
+    S.local = {};
+  } catch (e) {
+    toast(e.message);
+  }
+  S.render();
+}
+
+S.refresh = async (full) => {
+  if (!S.code) return;
+  try {
+    const v = await api.state(S.code, S.token, full || !S.view ? null : S.view.version);
+    if (!v.unchanged) {
+      S.view = v;
+      S.render();
+    }
+    S.offline = false;
+  } catch (e) {
+    if (!S.offline) toast(e.message);
+    S.offline = true;
+  }
+};
+
+S.start = (code, token) => {
+  S.code = code;
+  S.token = token;
+  S.view = null;
+  S.refresh(true);
+};
+
+function langPicker() {
+  const sel = el("select", { "aria-label": t("Language"), "data-testid": "lang" },
+    el("option", { value: "en", selected: S.lang === "en" ? true : null }, "English"),
+    el("option", { value: "pt_BR", selected: S.lang === "pt_BR" ? true : null }, "Português"));
+  sel.addEventListener("change", async () => {
+    await loadLang(sel.value);
+    if (S.code) await S.refresh(true);
+    S.render();
+  });
+  return sel;
+}
+
+function mayorPage() {
+  const v = S.view;
+  const send = S.send;
+  const head = el("div", { class: "row" },
+    el("h1", { text: t("Night {n}", { n: v.night }) }),
+    el("span", { class: "dim", "data-testid": "table-code", text: t("Table {code}", { code: v.code }) }));
+  const parts = [head];
+  const stage = v.stage;
+  if (stage === "draft") parts.push(draftPanel(S, send));
+  else if (stage === "count") parts.push(countPanel(S, send));
+  else if (stage === "reveal") parts.push(revealPanel(S, send));
+  else if (stage === "withdrawal") parts.push(withdrawPanel(S, send));
+  else if (stage === "resolution") parts.push(storyPanel(S), resolvePanel(S, send));
+  else parts.push(storyPanel(S), resultPanel(S, send));
+  const phoneLink = `${location.origin}/table/${v.code}`;
+  parts.push(el("details", { class: "panel" }, el("summary", { text: t("Links and language") }),
+    el("p", { text: t("Players' phones: {link}", { link: phoneLink }) }),
+    el("p", { class: "dim", text: t("The Mayor's link (keep it to yourself): {link}", { link: `${phoneLink}#mayor=${S.token}` }) }),
+    langPicker()));
+  parts.push(el("nav", { class: "bar" },
+    button(t("Undo"), () => undo("entry"), { "data-testid": "undo", disabled: v.can_undo ? null : true }),
+    button(t("Undo the last night"), () => { if (confirm(t("Take the last night back, journals and all?"))) undo("night"); },
+      { class: "danger", "data-testid": "undo-night", disabled: v.nights ? null : true })));
+  return parts;
+}
+
+S.render = () => {
+  const app = document.getElementById("app");
+  const parts = [];
+  if (!S.code) {
+    parts.push(el("h1", { text: t("Table companion") }),
+      el("p", { class: "dim", text: t("For a game with the real cards: the app is the Mayor's assistant.") }),
+      el("div", { class: "panel" }, langPicker()), setupPage(S));
+  } else if (!S.view) {
+    parts.push(el("p", { class: "loading", text: t("Loading the table…") }));
+  } else if (S.view.reader === "mayor") {
+    parts.push(...mayorPage());
+  } else {
+    parts.push(el("h1", { text: t("Table {code}", { code: S.view.code }) }), phonePage(S), el("p", {}, langPicker()));
+  }
+  app.replaceChildren(...parts.filter((x) => x));
+};
+
+async function main() {
+  const saved = localStorage.getItem("darkcity:lang");
+  const nav = (navigator.language || "en").toLowerCase().startsWith("pt") ? "pt_BR" : "en";
+  await loadLang(new URLSearchParams(location.search).get("lang") || saved || nav);
+  const m = location.pathname.match(/^\/table\/([A-Za-z0-9]+)/);
+  if (m) {
+    const code = m[1].toUpperCase();
+    const hash = new URLSearchParams(location.hash.slice(1));
+    if (hash.get("mayor")) {
+      localStorage.setItem(`darkcity:table:${code}`, hash.get("mayor"));
+      history.replaceState(null, "", location.pathname);
+    }
+    S.start(code, localStorage.getItem(`darkcity:table:${code}`));
+  }
+  S.render();
+  setInterval(() => { if (S.code && !S.busy) S.refresh(false); }, 1000);
+}
+
+main();
+export { S, L };

@@ -1,0 +1,53 @@
+// A player's own phone: pick your name once; then the table as it stands, your journal,
+// the rules of a card, and, if you took Death, the name you write, in secret.
+import { el, button } from "./dom.js";
+import { t, role, goals, powers, gestureOf } from "./i18n.js";
+import { api } from "./api.js";
+import { journalTable } from "./journals.js";
+
+const STAGES = {
+  draft: "Phase 1: the draft", count: "Phase 2: the gestures", reveal: "Phase 2: the gestures",
+  withdrawal: "Phase 3: withdrawals", resolution: "Phase 4: the resolution",
+  journals: "Phase 5: the journals", over: "The game is over",
+};
+
+export function phonePage(S) {
+  const v = S.view;
+  const me = v.reader;
+  const wrap = el("section", { "data-testid": "panel-phone" });
+  if (!me) {
+    wrap.append(el("div", { class: "panel" }, el("h2", { text: t("Which player are you?") }),
+      el("div", { class: "grid" }, v.players.map((p) => button(p, async () => {
+        const r = await api.seat(v.code, p);
+        localStorage.setItem(`darkcity:table:${v.code}`, r.token);
+        S.token = r.token;
+        S.refresh(true);
+      }, { "data-testid": `iam-${p}` })))));
+    return wrap;
+  }
+  wrap.append(el("div", { class: "panel" },
+    el("p", { class: "big", text: me }),
+    el("p", { "data-testid": "phone-stage", text: `${t("Night {n}", { n: v.night })} · ${t(STAGES[v.stage])}` }),
+    el("p", { text: t("{player} is the active player", { player: v.active }) })));
+  if (v.stage === "draft" && v.death_in_play && me === v.last_drafter) {
+    const names = v.players.filter((p) => p !== me);
+    wrap.append(el("div", { class: "panel secret", "data-testid": "phone-death" },
+      el("p", { text: t("If you take Death, tap the name you write on it (nobody else sees it):") }),
+      el("div", { class: "grid" }, names.map((p) => button(p, () => S.send({ type: "drafted", death_names: p }),
+        { "data-testid": `phone-death-${p}` })))));
+  }
+  if (v.my_death_names) {
+    wrap.append(el("p", { class: "panel secret", text: t("You wrote {player} on Death's card.", { player: v.my_death_names }) }));
+  }
+  wrap.append(el("div", { class: "panel" }, el("h2", { text: t("Your journal") }), journalTable(v, me)));
+  // the rules of a card in the deck
+  const roles = [...new Set(v.deck.cards.map((c) => c.role))];
+  const chosen = S.local.rules || roles[0];
+  const sel = el("select", { "aria-label": t("The rules of a card"), "data-testid": "rules-role" },
+    roles.map((r) => el("option", { value: r, selected: r === chosen ? true : null }, role(r))));
+  sel.addEventListener("change", () => { S.local.rules = sel.value; S.render(); });
+  wrap.append(el("div", { class: "panel", "data-testid": "rules" }, el("h2", { text: t("The rules of a card") }), sel,
+    el("p", { text: gestureOf(chosen) }), el("p", { text: goals(chosen) }),
+    powers(chosen).map((line) => el("p", { class: "dim", text: line }))));
+  return wrap;
+}

@@ -1,0 +1,108 @@
+// Phase 4: the app calls each role in initiative order ("The Devil?"); the Mayor taps
+// who turns the card over (and which card, when the deck holds two that fit), each
+// called Zombie's last choice, and the app narrates the step before the next call.
+import { el, button } from "./dom.js";
+import { t, callOf, edition, cardLabel } from "./i18n.js";
+import { say } from "./speech.js";
+
+function distinct(cards, withGender) {
+  const seen = new Map();
+  for (const c of cards) {
+    const k = `${c.role}:${c.edition}${withGender ? `:${c.gender}` : ""}`;
+    if (!seen.has(k)) seen.set(k, c);
+  }
+  return [...seen.values()];
+}
+
+export function storyPanel(S) {
+  const v = S.view;
+  const story = el("div", { class: "story", "data-testid": "story" });
+  v.narration.forEach((block, i) => {
+    story.append(el("p", { class: "step", text: block.step === "end" ? t("End of the night") : t("Step {step}", { step: block.step }) }));
+    for (const line of block.lines) {
+      story.append(el("p", { class: i === v.narration.length - 1 ? "new" : "", text: line }));
+    }
+    if (!block.lines.length) story.append(el("p", { class: "dim", text: t("Nothing happens.") }));
+  });
+  // speak what is new, once
+  const key = `${v.code}:${v.night}`;
+  const said = S.spoken[key] || 0;
+  if (S.prefs.speak && v.narration.length > said) {
+    for (const block of v.narration.slice(said)) for (const line of block.lines) say(line);
+  }
+  S.spoken[key] = v.narration.length;
+  return v.narration.length ? el("section", { class: "panel" }, el("h2", { text: t("The night so far") }), story) : null;
+}
+
+export function resolvePanel(S, send) {
+  const v = S.view;
+  const q = v.question;
+  if (!q) return null;
+  const local = S.local;
+  if (!local.call || local.call.step !== q.step || local.call.night !== v.night) {
+    local.call = { step: q.step, night: v.night, chosen: new Set(q.chosen), pick: {}, zombies: {} };
+    for (const [z, c] of Object.entries(q.zombies)) local.call.zombies[z] = c.aimed;
+  }
+  const st = local.call;
+  const box = el("section", { class: "panel", "data-testid": "panel-call" },
+    el("h2", { text: q.step === "end" ? t("The other cards") : t("Phase 4: step {step}", { step: q.step }) }),
+    el("p", { class: "call", "data-testid": "call", text: q.role ? callOf(q.role) : t("Turn over the cards still unknown") }));
+  const choosing = q.role === "devil" || q.role === "angel";
+  const needs = [];
+  if (q.candidates.length) {
+    box.append(el("p", { class: "dim", text: choosing ? t("Tap who turns the card over:") : t("They turn the card over:") }));
+    const grid = el("div", { class: "grid" });
+    for (const p of q.candidates) {
+      const on = st.chosen.has(p);
+      grid.append(button(p, () => {
+        if (!choosing) return;
+        if (on) st.chosen.delete(p); else st.chosen.add(p);
+        S.render();
+      }, { "aria-pressed": on ? "true" : "false", "data-testid": `holder-${p}` }));
+    }
+    box.append(grid);
+  }
+  const pickRow = (p, opts, withGender) => {
+    const choices = distinct(opts, withGender);
+    if (choices.length <= 1) {
+      st.pick[p] = st.pick[p] || choices[0] || null;
+      return;
+    }
+    needs.push(p);
+    box.append(el("p", { text: t("{player}'s card:", { player: p }) }),
+      el("div", { class: "grid" }, choices.map((c) => {
+        const sameRole = choices.every((x) => x.role === choices[0].role);
+        const label = withGender ? cardLabel(c) : sameRole ? edition(c.edition) : cardLabel({ ...c, gender: null });
+        const cur = st.pick[p];
+        const on = cur && cur.role === c.role && cur.edition === c.edition && (!withGender || cur.gender === c.gender);
+        return button(label, () => { st.pick[p] = c; S.render(); },
+          { "aria-pressed": on ? "true" : "false", "data-testid": `card-${p}-${c.role}-${c.edition}${withGender ? `-${c.gender}` : ""}` });
+      })));
+  };
+  for (const p of q.candidates) if (st.chosen.has(p)) pickRow(p, q.options[p] || [], false);
+  for (const p of q.asked) {
+    const withGender = q.step === "8";  // the Creature's target shows the card's gender
+    if (q.step === "1+") box.append(el("p", { class: "dim", text: t("The Angel strikes {player}: the card is turned over.", { player: p }) }));
+    if (q.step === "8") box.append(el("p", { class: "dim", text: t("The Creature proposes to {player}: the card is turned over.", { player: p }) }));
+    pickRow(p, q.options[p] || [], withGender);
+  }
+  for (const [z, c] of Object.entries(q.zombies)) {
+    box.append(el("p", { text: t("{player}, the Zombie, attacks:", { player: z }) }),
+      el("div", { class: "row" }, [...new Set([c.left, c.right])].map((x) => button(x, () => { st.zombies[z] = x; S.render(); },
+        { "aria-pressed": st.zombies[z] === x ? "true" : "false", "data-testid": `zombie-${z}-${x}` }))));
+  }
+  const ready = needs.every((p) => st.pick[p]);
+  box.append(button(t("Next"), () => {
+    const cards = {};
+    const add = (p, withGender) => {
+      const c = st.pick[p];
+      if (!c) return;
+      cards[p] = { role: c.role, edition: c.edition };
+      if (withGender && c.gender) cards[p].gender = c.gender;
+    };
+    for (const p of q.candidates) if (st.chosen.has(p)) add(p, false);
+    for (const p of q.asked) add(p, q.step === "8");
+    send({ type: "call", step: q.step, cards, zombies: st.zombies });
+  }, { class: "primary", "data-testid": "call-next", disabled: ready ? null : true }));
+  return box;
+}

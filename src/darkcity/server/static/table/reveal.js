@@ -1,0 +1,75 @@
+// Phase 2, the reveal: tap the role a player's gesture shows, then where it points. The
+// next player comes up by itself; tapping a player corrects their gesture.
+import { el, button } from "./dom.js";
+import { t, role, gender } from "./i18n.js";
+
+function summary(v, p) {
+  const g = v.gestures[p];
+  if (!g) return p;
+  let s = `${p}: ${role(g.shows)}`;
+  if (g.targets.length) s += ` → ${g.targets.join(", ")}`;
+  if (g.kind) s += ` → ${role(g.kind)}`;
+  if (g.seeks) s += ` (${gender(g.seeks)})`;
+  return s;
+}
+
+export function revealPanel(S, send) {
+  const v = S.view;
+  const local = S.local;
+  if (!local.player || !v.gesturing.includes(local.player) || (v.gestures[local.player] && local.auto)) {
+    local.player = v.to_enter[0] || null;
+    local.auto = true;
+    local.shows = null;
+    local.targets = [];
+    local.seeks = null;
+  }
+  const p = local.player;
+  const chips = el("div", { class: "chips", "data-testid": "reveal-players" },
+    v.gesturing.map((q) => button(summary(v, q), () => {
+      local.player = q; local.auto = false; local.shows = null; local.targets = []; local.seeks = null; S.render();
+    }, { class: `chip small ${q === p ? "cur" : ""} ${v.gestures[q] ? "done" : ""}`, "data-testid": `who-${q}` })));
+  const box = el("section", { class: "panel", "data-testid": "panel-reveal" },
+    el("h2", { text: t("Phase 2: what everyone shows") }), chips);
+  const commit = (extra) => {
+    const entry = { type: "gesture", player: p, shows: local.shows, ...extra };
+    local.shows = null; local.targets = []; local.seeks = null; local.auto = true;
+    send(entry);
+  };
+  if (p) {
+    box.append(el("p", { class: "big", "data-testid": "reveal-current", text: p }));
+    if (!local.shows) {
+      box.append(el("p", { class: "dim", text: t("The gesture it shows:") }),
+        el("div", { class: "grid" }, v.showable.map((r) => button(role(r), () => {
+          local.shows = r;
+          const shape = v.shapes[r];
+          if (shape.reach === "nobody" || shape.reach === "both neighbours") commit({});
+          else S.render();
+        }, { "data-testid": `role-${r}` }))));
+    } else {
+      const shape = v.shapes[local.shows];
+      box.append(el("p", {}, role(local.shows), " ", button(t("Change"), () => { local.shows = null; local.targets = []; S.render(); }, { class: "small" })));
+      if (shape.kind) {
+        box.append(el("p", { class: "dim", text: t("The kind it names:") }),
+          el("div", { class: "grid" }, v.kinds[local.shows].map((k) => button(role(k), () => commit({ kind: k }), { "data-testid": `kind-${k}` }))));
+      } else {
+        if (shape.seeks && !local.seeks) {
+          box.append(el("p", { class: "dim", text: t("The gender it seeks:") }),
+            el("div", { class: "grid" }, ["feminine", "masculine"].map((gd) => button(gender(gd), () => { local.seeks = gd; S.render(); }, { "data-testid": `seeks-${gd}` }))));
+        } else {
+          const aim = shape.reach === "neighbour" ? [...new Set(v.neighbours[p])]
+            : v.players.filter((q) => q !== p && q !== v.death);
+          const need = shape.targets;
+          box.append(el("p", { class: "dim", text: need === 2 ? t("Its two targets:") : t("Its target:") }),
+            el("div", { class: "grid" }, aim.map((q) => button(q, () => {
+              local.targets.push(q);
+              if (local.targets.length >= need) commit({ targets: local.targets.slice(), seeks: local.seeks });
+              else S.render();
+            }, { "data-testid": `target-${q}`, "aria-pressed": local.targets.includes(q) ? "true" : "false" }))));
+        }
+      }
+    }
+  }
+  box.append(button(t("Everyone is entered: withdrawals"), () => send({ type: "revealed" }),
+    { class: "primary", "data-testid": "reveal-done", disabled: v.to_enter.length ? true : null }));
+  return box;
+}

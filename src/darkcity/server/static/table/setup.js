@@ -1,0 +1,124 @@
+// Set-up: the players in clockwise order (drag, or the arrows, to reorder), the deck
+// (a preset or the cards), each player's free XP; the server checks the deck with the
+// same rules and words as an online game.
+import { el, button } from "./dom.js";
+import { t, role, cardLabel } from "./i18n.js";
+import { api } from "./api.js";
+
+const DEFAULT_NAMES = ["", "", "", "", "", ""];
+
+export function loadSetup() {
+  try {
+    const saved = JSON.parse(localStorage.getItem("darkcity:table:setup") || "null");
+    if (saved && Array.isArray(saved.players)) return { ...saved, check: null };
+  } catch (e) { /* a fresh set-up */ }
+  return { players: DEFAULT_NAMES.slice(), deck: "basic", custom: false, cards: [], free: {} };
+}
+
+function saveSetup(s) {
+  localStorage.setItem("darkcity:table:setup", JSON.stringify(s));
+}
+
+function names(s) {
+  return s.players.map((p) => p.trim()).filter((p) => p);
+}
+
+export function setupPage(S) {
+  const s = S.setup;
+  const players = names(s);
+  const wrap = el("section", { "data-testid": "panel-setup" });
+  const refresh = () => { saveSetup(s); S.render(); };
+  // the seats
+  const list = el("div", { "data-testid": "seats" });
+  s.players.forEach((name, i) => {
+    const input = el("input", { value: name, placeholder: t("Player {n}", { n: i + 1 }),
+      "aria-label": t("Player {n}", { n: i + 1 }), "data-testid": `seat-${i}`, maxlength: 24 });
+    input.addEventListener("change", () => { s.players[i] = input.value; s.check = null; refresh(); });
+    const up = button("↑", () => { if (i > 0) { [s.players[i - 1], s.players[i]] = [s.players[i], s.players[i - 1]]; refresh(); } },
+      { class: "small", "aria-label": t("Move up"), "data-testid": `up-${i}` });
+    const del = button("✕", () => { s.players.splice(i, 1); s.check = null; refresh(); },
+      { class: "small", "aria-label": t("Remove"), "data-testid": `del-${i}` });
+    const row = el("div", { class: "seat", draggable: "true", "data-index": i },
+      el("span", { class: "n", text: String(i + 1) }), input, up, del);
+    row.addEventListener("dragstart", (ev) => { ev.dataTransfer.setData("text/plain", String(i)); row.classList.add("dragging"); });
+    row.addEventListener("dragover", (ev) => ev.preventDefault());
+    row.addEventListener("drop", (ev) => {
+      ev.preventDefault();
+      const from = Number(ev.dataTransfer.getData("text/plain"));
+      const [moved] = s.players.splice(from, 1);
+      s.players.splice(i, 0, moved);
+      refresh();
+    });
+    list.append(row);
+  });
+  wrap.append(el("div", { class: "panel" },
+    el("h2", { text: t("Players, clockwise") }),
+    el("p", { class: "dim", text: t("The first player is the Mayor, the first active player. Each player's left neighbour is the next one.") }),
+    list,
+    s.players.length < 8 ? button(t("Add a player"), () => { s.players.push(""); refresh(); }, { "data-testid": "add-player" }) : null));
+  // the deck
+  const presets = S.meta.presets.filter((p) => p.min <= players.length && players.length <= p.max);
+  const select = el("select", { "data-testid": "deck", "aria-label": t("Deck") },
+    presets.map((p) => el("option", { value: p.name, selected: p.name === s.deck && !s.custom ? true : null }, p.name)),
+    el("option", { value: "", selected: s.custom ? true : null }, t("Custom cards")));
+  select.addEventListener("change", () => {
+    s.custom = select.value === "";
+    if (!s.custom) s.deck = select.value;
+    s.check = null;
+    refresh();
+  });
+  const deckPanel = el("div", { class: "panel" }, el("h2", { text: t("Deck") }), select);
+  if (s.custom) {
+    const grid = el("div", { class: "grid", "data-testid": "custom-cards" });
+    for (const c of S.meta.box) {
+      const on = s.cards.includes(c.key);
+      grid.append(button(cardLabel(c), () => {
+        s.cards = on ? s.cards.filter((k) => k !== c.key) : [...s.cards, c.key];
+        s.check = null;
+        refresh();
+      }, { class: "small", "aria-pressed": on ? "true" : "false", "data-testid": `card-${c.key}` }));
+    }
+    deckPanel.append(el("p", { class: "dim", text: t("{n} cards chosen", { n: s.cards.length }) }), grid);
+  }
+  wrap.append(deckPanel);
+  // the deck check, then the free XP rows of its sheet
+  if (!s.check && players.length) {
+    const body = { players, ...(s.custom ? { cards: s.cards } : { deck: s.deck }) };
+    api.check(body).then((r) => { s.check = { ok: true, ...r }; S.render(); })
+      .catch((e) => { s.check = { ok: false, error: e.message }; S.render(); });
+  }
+  if (s.check && !s.check.ok) {
+    wrap.append(el("p", { class: "error", role: "alert", "data-testid": "setup-error", text: s.check.error }));
+  }
+  if (s.check && s.check.ok) {
+    for (const w of s.check.warnings) wrap.append(el("p", { class: "warn", text: w }));
+    const sheet = s.check.sheet;
+    const free = el("div", { class: "panel" }, el("h2", { text: t("Free XP") }),
+      el("p", { class: "dim", text: t("Each player writes one XP in a row of their journal.") }));
+    players.forEach((p, i) => {
+      const sel = el("select", { "data-testid": `free-${i}`, "aria-label": t("Free XP of {player}", { player: p }) },
+        el("option", { value: "" }, "—"),
+        sheet.map((r) => el("option", { value: r, selected: s.free[p] === r ? true : null }, role(r))));
+      sel.addEventListener("change", () => { s.free[p] = sel.value; saveSetup(s); S.render(); });
+      free.append(el("label", { class: "seat" }, el("span", { class: "n", text: String(i + 1) }), el("span", { text: p }), sel));
+    });
+    wrap.append(free);
+  }
+  const start = button(t("Start the game"), async () => {
+    try {
+      const body = { players, lang: S.lang, free_xp: Object.fromEntries(players.map((p) => [p, s.free[p] || ""])),
+        ...(s.custom ? { cards: s.cards } : { deck: s.deck }) };
+      const r = await api.create(body);
+      localStorage.setItem(`darkcity:table:${r.code}`, r.token);
+      history.pushState(null, "", `/table/${r.code}`);
+      S.start(r.code, r.token);
+    } catch (e) {
+      s.startError = e.message;
+      S.render();
+    }
+  }, { class: "primary", "data-testid": "start", disabled: !(s.check && s.check.ok) ? true : null });
+  if (s.startError) wrap.append(el("p", { class: "error", role: "alert", "data-testid": "start-error", text: s.startError }));
+  wrap.append(start);
+  s.startError = null;
+  return wrap;
+}

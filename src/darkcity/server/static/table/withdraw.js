@@ -1,0 +1,29 @@
+// Phase 3: tap who fled; a Hunter may lower a single arrow instead.
+import { el, button } from "./dom.js";
+import { t } from "./i18n.js";
+
+export function withdrawPanel(S, send) {
+  const v = S.view;
+  const rows = v.gesturing.map((p) => {
+    const w = v.withdrawals[p];
+    const fled = w === true;
+    const g = v.gestures[p] || { targets: [] };
+    const row = el("div", { class: "row" },
+      button(fled ? t("{player} fled", { player: p }) : p, () => send({ type: "withdrawal", player: p, withdrawal: !fled }),
+        { "aria-pressed": fled ? "true" : "false", "data-testid": `fled-${p}` }));
+    if (g.shows === "hunter" && g.targets.length === 2) {
+      g.targets.forEach((x, i) => {
+        const on = Array.isArray(w) && w.includes(i);
+        row.append(button(t("lowers the arrow at {target}", { target: x }), () => send({ type: "withdrawal", player: p, withdrawal: on ? false : [i] }),
+          { class: "small", "aria-pressed": on ? "true" : "false", "data-testid": `arrow-${p}-${i}` }));
+      });
+    }
+    return row;
+  });
+  return el("section", { class: "panel", "data-testid": "panel-withdrawal" },
+    el("h2", { text: t("Phase 3: withdrawals") }),
+    el("p", { class: "dim", text: t("Who lowered their hands and fled the confrontation?") }),
+    rows,
+    el("p", {}, button(t("Withdrawals entered: resolve"), () => send({ type: "withdrawn" }),
+      { class: "primary", "data-testid": "withdrawals-done" })));
+}
