@@ -21,6 +21,7 @@ from darkcity.deck import BOX, PRESETS, card_key
 from darkcity.i18n import Message, msg, negotiate, translator
 from darkcity.server import protocol as p
 from darkcity.server.bots import LEVELS
+from darkcity.server.companion import companion_router
 from darkcity.server.config import ServerConfig
 from darkcity.server.rooms import PACES, Conn, Refusal, Room, RoomManager, plain
 from darkcity.server.storage import Storage
@@ -127,6 +128,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app = FastAPI(title="darkcity", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    app.include_router(companion_router(cfg))  # the table companion (issue #11)
 
     def manager() -> RoomManager:
         m = state["manager"]
