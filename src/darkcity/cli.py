@@ -293,6 +293,7 @@ from darkcity import (  # noqa: E402
     commands_game,  # noqa: F401
     commands_play,  # noqa: F401
     commands_server,  # noqa: F401
+    commands_table,  # noqa: F401
 )
 
 

@@ -118,6 +118,11 @@ def replay_command(
 
     t = reader(lang)
     doc = _load(t, record)
+    if isinstance(doc, dict) and doc.get("format") == "darkcity-table/1":  # a table companion's
+        from darkcity.commands_table import replay_table_command
+
+        replay_table_command(t, record, doc, night)
+        return
     try:
         result = replay(doc)
     except RecordError as e:

@@ -1,0 +1,504 @@
+"""The ``table`` command: the table companion in the terminal (issue #11).
+
+The same flow as the web companion, drawn with Rich from the same pure model
+(:class:`darkcity.companion.Companion`), for a Mayor with a laptop and the
+physical cards: the seating and the deck from the options, then night after
+night the draft (Death's name typed hidden), the count printed at a steady
+beat and spoken where a speech command exists (``espeak-ng``, ``spd-say``,
+``say``), the gestures typed one line each (``vampire Bia``, ``hunter Bia
+Caio``, ``alien zombie``, ``creature feminine Caio``), the withdrawals, the
+calls in initiative order and the journals. ``undo`` takes the last entry
+back, ``undo night`` the last night; ``quit`` stops. The table is saved as a
+``darkcity-table/1`` record after every entry; ``--resume`` goes on from it,
+and ``darkcity replay`` checks it.
+
+Also here: :func:`replay_table_command`, which ``darkcity replay`` calls for a
+``darkcity-table/1`` record.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, Final
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from darkcity.cast import CAST, Edition, Gender, Reach, Role, parse_role
+from darkcity.cli import LangOption, app, fail, reader
+from darkcity.i18n import FieldError, Message, Translator, _, error_message, msg
+from darkcity.terms import EDITION_NAMES, GENDER_NAMES, role_term
+
+__all__ = ["replay_table_command", "table"]
+
+#: Seconds between two numbers of "1, 2, 3, now!" (the web page's beat too).
+BEAT_S: Final = 0.9
+SPEECH_COMMANDS: Final = ("espeak-ng", "spd-say", "say")
+
+
+class _Quit(Exception):
+    """The Mayor typed ``quit``."""
+
+
+class _Undo(Exception):
+    """The Mayor typed ``undo`` (``night``: ``undo night``)."""
+
+    def __init__(self, night: bool) -> None:
+        super().__init__("undo")
+        self.night = night
+
+
+def _speaker(lang: str, enabled: bool) -> Callable[[str], None]:
+    """A function that speaks a word without waiting, or does nothing."""
+    if not enabled:
+        return lambda _text: None
+    for name in SPEECH_COMMANDS:
+        path = shutil.which(name)
+        if path is None:
+            continue
+        voice = "pt-br" if lang == "pt_BR" else "en"
+        args: list[str]
+        if name == "espeak-ng":
+            args = [path, "-v", voice]
+        elif name == "spd-say":
+            args = [path, "-l", voice[:2]]
+        else:
+            args = [path]
+
+        def speak(text: str, args: list[str] = args) -> None:
+            with contextlib.suppress(OSError):
+                subprocess.Popen([*args, text], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+
+        return speak
+    return lambda _text: None
+
+
+class TerminalTable:
+    """One companion session in the terminal."""
+
+    def __init__(self, companion: Any, t: Translator, console: Console, save: Path,
+                 *, beat: float, speak: Callable[[str], None],
+                 ask: Callable[[str, bool], str]) -> None:
+        self.c = companion
+        self.t = t
+        self.out = console
+        self.save_path = save
+        self.beat = beat
+        self.speak = speak
+        self._ask = ask
+
+    # -- input -----------------------------------------------------------------
+
+    def say(self, message: Message | str, style: str = "") -> None:
+        text = self.t.render(message) if isinstance(message, Message) else message
+        self.out.print(text, style=style or None, highlight=False, markup=False)
+
+    def ask(self, message: Message, *, secret: bool = False) -> str:
+        answer = self._ask(self.t.render(message) + " ", secret).strip()
+        words = answer.lower().split()
+        if words in (["quit"], ["sair"]):
+            raise _Quit
+        if words in (["undo"], ["desfazer"]):
+            raise _Undo(night=False)
+        if words in (["undo", "night"], ["desfazer", "noite"]):
+            raise _Undo(night=True)
+        return answer
+
+    def enter(self, entry: Any) -> bool:
+        """Apply an entry; a refusal is printed (and False returned)."""
+        from darkcity.companion import EntryError, write_table_record
+
+        try:
+            self.c.enter(entry)
+        except EntryError as e:
+            why = (msg("{player}: {reason}", player=e.player, reason=e.message)
+                   if e.player else e.message)
+            self.say(msg("Refused: {reason}", reason=why), "bold red")
+            return False
+        tmp = self.save_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(write_table_record(self.c), ensure_ascii=False, indent=1)
+                       + "\n", encoding="utf-8")
+        os.replace(tmp, self.save_path)
+        return True
+
+    def player(self, word: str) -> str | None:
+        players = self.c.players
+        if word.isdigit() and 1 <= int(word) <= len(players):
+            return str(players[int(word) - 1])
+        for p in players:
+            if p.lower() == word.lower():
+                return str(p)
+        return None
+
+    # -- the flow ----------------------------------------------------------------
+
+    def run(self) -> None:
+        from darkcity.companion import Stage
+
+        while True:
+            try:
+                stage = self.c.stage
+                if stage is Stage.OVER:
+                    self.journals()
+                    return
+                {Stage.DRAFT: self.draft, Stage.COUNT: self.count, Stage.REVEAL: self.reveal,
+                 Stage.WITHDRAWAL: self.withdrawals, Stage.RESOLUTION: self.call,
+                 Stage.JOURNALS: self.journals}[stage]()
+            except _Undo as u:
+                done = self.c.undo_night() if u.night else self.c.undo()
+                if done is None:
+                    self.say(msg("There is nothing to undo."), "yellow")
+                elif u.night:
+                    self.say(msg("Night {n} is taken back; the journals are as before it.",
+                                 n=done), "yellow")
+                else:
+                    self.say(msg("The last entry is taken back."), "yellow")
+                self._save()
+
+    def _save(self) -> None:
+        from darkcity.companion import write_table_record
+
+        self.save_path.write_text(json.dumps(write_table_record(self.c), ensure_ascii=False,
+                                             indent=1) + "\n", encoding="utf-8")
+
+    def draft(self) -> None:
+        from darkcity.companion import Drafted
+
+        c = self.c
+        self.out.rule(self.t.render(msg("Night {n}", n=c.number)))
+        self.say(msg("Phase 1: the draft. {player} is the active player.", player=c.active),
+                 "bold")
+        self.say(msg("The hand passes to the left (clockwise): {order}",
+                     order=" → ".join(c.draft_order)))
+        if not c.death_in_play:
+            self.ask(msg("Press Enter when everyone has a card."))
+            self.enter(Drafted())
+            return
+        last = c.last_drafter
+        answer = self.ask(msg("Did {player} take Death? (y/n)", player=last)).lower()
+        if answer[:1] not in ("y", "s"):
+            self.enter(Drafted())
+            return
+        others = [p for p in c.players if p != last]
+        self.say(msg("Hand the keyboard to {player}.", player=last), "bold yellow")
+        listing = ", ".join(f"{i + 1} {p}" for i, p in enumerate(c.players))
+        while True:
+            name = self.ask(msg("{player}, the name you wrote ({players}; hidden):",
+                                player=last, players=listing), secret=True)
+            who = self.player(name)
+            if who is not None and who in others and self.enter(Drafted(who)):
+                self.out.print("\n" * 3)
+                self.say(msg("Death's name is entered. Hand the keyboard back to the Mayor."))
+                return
+            if who is None:
+                self.say(msg("Refused: {reason}", reason=msg("{name!r} is not one of the "
+                                                             "players", name=name)), "red")
+
+    def count(self) -> None:
+        from darkcity.companion import Counted
+
+        self.say(msg("Phase 2: everyone ready? Press Enter to count."), "bold")
+        self.ask(msg("Enter:"))
+        words = [self.t("1"), self.t("2"), self.t("3"), self.t("Now!")]
+        start = time.monotonic() + 0.2
+        for i, w in enumerate(words):
+            delay = start + i * self.beat - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            self.speak(w)
+            self.out.print(w, style="bold yellow", highlight=False)
+        self.enter(Counted())
+
+    def _shows_help(self) -> str:
+        return ", ".join(self.t(role_term(r).name) for r in self.c.showable)
+
+    def reveal(self) -> None:
+        from darkcity.companion import RevealDone
+
+        c = self.c
+        todo = c.to_enter()
+        if not todo:
+            self.enter(RevealDone())
+            return
+        p = todo[0]
+        line = self.ask(msg("{player} shows ({roles}):", player=p, roles=self._shows_help()))
+        entry = self._gesture(p, line)
+        if entry is not None:
+            self.enter(entry)
+
+    def _gesture(self, p: str, line: str) -> Any:
+        from darkcity.companion import GestureEntry
+
+        words = line.split()
+        if not words:
+            return None
+        shows = parse_role(words[0])
+        if shows is None:
+            self.say(msg("Refused: {reason}", reason=msg("unknown role {name!r}",
+                                                         name=words[0])), "red")
+            return None
+        targets: list[str] = []
+        kind: Role | None = None
+        seeks: Gender | None = None
+        for w in words[1:]:
+            low = w.lower()
+            if low in ("feminine", "feminino", "f"):
+                seeks = Gender.FEMININE
+            elif low in ("masculine", "masculino", "m"):
+                seeks = Gender.MASCULINE
+            elif CAST[shows].gesture.reach is Reach.KIND and parse_role(w) is not None:
+                kind = parse_role(w)
+            else:
+                who = self.player(w)
+                if who is None:
+                    self.say(msg("Refused: {reason}", reason=msg(
+                        "{name!r} is not one of the players", name=w)), "red")
+                    return None
+                targets.append(who)
+        return GestureEntry(p, shows, tuple(targets), kind, seeks)
+
+    def withdrawals(self) -> None:
+        from darkcity.companion import WithdrawalEntry, WithdrawalsDone
+
+        line = self.ask(msg("Phase 3: who fled? (names; Caio:1 for the Hunter's arrow at "
+                            "the first target; Enter for nobody)"))
+        for word in line.replace(",", " ").split():
+            name, _sep, arrow = word.partition(":")
+            who = self.player(name)
+            if who is None:
+                self.say(msg("Refused: {reason}", reason=msg(
+                    "{name!r} is not one of the players", name=name)), "red")
+                return
+            w: bool | tuple[int, ...] = True
+            if arrow:
+                if arrow not in ("1", "2"):
+                    self.say(msg("Refused: {reason}", reason=msg(
+                        "the arrow is 1 or 2, not {arrow}", arrow=arrow)), "red")
+                    return
+                w = (int(arrow) - 1,)
+            if not self.enter(WithdrawalEntry(who, w)):
+                return
+        self.enter(WithdrawalsDone())
+
+    def _card_choice(self, p: str, options: Sequence[Any], with_gender: bool) -> Any:
+        from darkcity.night import Card
+
+        seen: dict[tuple[Role, Edition, Gender | None], Any] = {}
+        for card in options:
+            key = (card.role, card.edition, card.identity if with_gender else None)
+            seen.setdefault(key, Card(card.role, card.edition,
+                                      card.identity if with_gender else None))
+        choices = list(seen.values())
+        if len(choices) == 1:
+            return choices[0]
+        listing = ", ".join(f"{i + 1} {self._card_label(x)}" for i, x in enumerate(choices))
+        while True:
+            answer = self.ask(msg("{player}'s card ({cards}):", player=p, cards=listing))
+            if answer.isdigit() and 1 <= int(answer) <= len(choices):
+                return choices[int(answer) - 1]
+
+    def _card_label(self, card: Any) -> str:
+        bits = []
+        if not CAST[card.role].special:
+            bits.append(self.t(EDITION_NAMES[card.edition]))
+        if card.gender is not None:
+            bits.append(self.t(GENDER_NAMES[card.gender]))
+        name = self.t(role_term(card.role).name)
+        return f"{name} ({', '.join(bits)})" if bits else name
+
+    def call(self) -> None:
+        from darkcity.companion import Call
+
+        q = self.c.question()
+        assert q is not None
+        if q.role is None:
+            self.say(msg("Turn over the cards still unknown."), "bold")
+        else:
+            self.say(msg("{role:The}?", role=role_term(q.role)), "bold yellow")
+            self.speak(self.t.render(msg("{role:The}?", role=role_term(q.role))))
+        holders = list(q.chosen)
+        if q.role in (Role.DEVIL, Role.ANGEL) and q.candidates:
+            pre = ", ".join(holders)
+            answer = self.ask(msg("Who turns it over? ({players}; Enter: {chosen})",
+                                  players=", ".join(q.candidates), chosen=pre or "-"))
+            if answer:
+                holders = []
+                for w in answer.replace(",", " ").split():
+                    who = self.player(w)
+                    if who is None or who not in q.candidates:
+                        self.say(msg("Refused: {reason}", reason=msg(
+                            "{name!r} may not turn it over", name=w)), "red")
+                        return
+                    holders.append(who)
+        cards = {p: self._card_choice(p, q.options.get(p, ()), False) for p in holders}
+        for p in q.asked:
+            cards[p] = self._card_choice(p, q.options.get(p, ()), q.step == "8")
+        zombies: dict[str, str] = {}
+        for z, (left, right, aimed) in q.zombies.items():
+            answer = self.ask(msg("{player}, the Zombie, attacks {left} or {right}? "
+                                  "(Enter: {aimed})", player=z, left=left, right=right,
+                                  aimed=aimed))
+            zombies[z] = self.player(answer) or aimed if answer else aimed
+        before = len(self.c.narration)
+        if self.enter(Call(q.step, cards, zombies)):
+            for step, words in self.c.narration[before:]:
+                label = msg("End of the night") if step == "end" else msg("Step {step}",
+                                                                          step=step)
+                self.say(label, "bold")
+                for m in words:
+                    self.say("  " + self.t.render(m))
+                if not words:
+                    self.say(msg("  Nothing happens."), "dim")
+
+    def journals(self) -> None:
+        from darkcity.companion import NextNight, Stage
+        from darkcity.journal import conditions_met
+
+        c = self.c
+        last = c.nights[-1]
+        table = Table(title=self.t.render(msg("Night {n}", n=last.number)))
+        table.add_column(self.t.render(msg("Player")))
+        table.add_column(self.t.render(msg("Fate")))
+        table.add_column("XP")
+        for r in c.sheet:
+            table.add_column(self.t(role_term(r).name)[:4])
+        from darkcity.companion.text import FATES
+
+        for i, p in enumerate(c.players):
+            row = [p, self.t(FATES[last.result.fates[i]]), f"+{last.result.xp[i]}"]
+            row += [str(c.journals[i].get(r, "")) for r in c.sheet]
+            table.add_row(*row)
+        self.out.print(table)
+        if c.stage is Stage.OVER:
+            from darkcity.companion.text import CONDITIONS
+
+            for p in c.winners:
+                met = ", ".join(self.t(CONDITIONS[k])
+                                for k in conditions_met(c.journals[c.players.index(p)]))
+                self.say(msg("Winner: {player} ({conditions})", player=p, conditions=met),
+                         "bold green")
+            self.say(msg("The record is in {path}.", path=str(self.save_path)))
+            return
+        self.ask(msg("Enter for the next night (undo night: take this one back)."))
+        self.enter(NextNight())
+
+
+def _parse_free(text: str, players: Sequence[str]) -> dict[str, Role]:
+    from darkcity.deck import DeckError
+
+    out: dict[str, Role] = {}
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        name, _sep, role_name = part.partition("=")
+        role = parse_role(role_name.strip())
+        if role is None:
+            raise DeckError(f"--free {name.strip()}", msg("unknown role {name!r}",
+                                                          name=role_name.strip()))
+        out[name.strip()] = role
+    return out
+
+
+def _ask_line(prompt: str, secret: bool) -> str:
+    if secret:
+        import getpass
+
+        return getpass.getpass(prompt)
+    try:
+        return input(prompt)
+    except EOFError:
+        raise _Quit from None
+
+
+@app.command("table", help=_("The table companion: the Mayor's assistant for a game with "
+                             "the physical cards."))
+def table(
+    players: Annotated[str | None, typer.Option(
+        help=_("Player names in clockwise order, separated by commas; the first is the "
+               "Mayor."))] = None,
+    deck: Annotated[str, typer.Option(
+        help=_("A preset (basic, advanced, angel-alien-6 ...) or cards role:edition:gender "
+               "separated by commas."))] = "basic",
+    free: Annotated[str | None, typer.Option(
+        help=_("Each player's free XP: Ana=devil,Bia=hunter,... (default: the journal's "
+               "rows in turn)."))] = None,
+    save: Annotated[str | None, typer.Option(
+        help=_("Where the darkcity-table/1 record is saved after every entry."))] = None,
+    resume: Annotated[str | None, typer.Option(
+        help=_("Go on with a table saved by an earlier session."))] = None,
+    beat: Annotated[float, typer.Option(help=_("Seconds between the numbers of the count."))
+                    ] = BEAT_S,
+    speech: Annotated[bool, typer.Option(help=_("Speak the count and the calls when a "
+                                                "speech command exists."))] = True,
+    lang: LangOption = None,
+) -> None:
+    """The table companion: the Mayor's assistant for a game with the physical cards."""
+    from darkcity.companion import Companion, TableSetup, replay_table
+    from darkcity.deck import parse_deck
+    from darkcity.record import RecordError
+
+    t = reader(lang)
+    try:
+        if resume is not None:
+            doc = json.loads(Path(resume).read_text(encoding="utf-8"))
+            replayed = replay_table(doc)
+            if replayed.divergence is not None:
+                raise fail(t, msg("{source}: {error}", source=resume,
+                                  error=replayed.divergence.to_message()))
+            companion = replayed.table
+            path = Path(save or resume)
+        else:
+            if not players:
+                raise fail(t, msg("--players: give the names, in clockwise order"))
+            names = tuple(p.strip() for p in players.split(",") if p.strip())
+            d = parse_deck(deck, len(names))
+            free_xp = _parse_free(free, names) if free else {
+                p: d.journal_roles[i % len(d.journal_roles)] for i, p in enumerate(names)}
+            companion = Companion(TableSetup.of(names, d, free_xp))
+            path = Path(save or datetime.now().strftime("darkcity-table-%Y%m%d-%H%M%S.json"))
+    except (FieldError, RecordError) as e:
+        raise fail(t, error_message(e)) from None
+    except (OSError, ValueError) as e:
+        raise fail(t, msg("{source}: {error}", source=str(resume), error=str(e))) from None
+    console = Console(highlight=False)
+    session = TerminalTable(companion, t, console, path, beat=beat,
+                            speak=_speaker(t.lang, speech), ask=_ask_line)
+    try:
+        session.run()
+    except (_Quit, KeyboardInterrupt):
+        session._save()
+        sys.stdout.write(t.render(msg("Saved: {path} (darkcity table --resume {path})",
+                                      path=str(path))) + "\n")
+
+
+def replay_table_command(t: Translator, source: str, doc: object, night: int | None) -> None:
+    """``darkcity replay`` for a ``darkcity-table/1`` record: ok or the first
+    divergence (exit 1); ``--night N`` prints that night's narration."""
+    from darkcity.companion.record import describe, narration, replay_table
+    from darkcity.record import RecordError
+
+    try:
+        replayed = replay_table(doc)
+    except RecordError as e:
+        raise fail(t, msg("{source}: {error}", source=source, error=error_message(e))) from None
+    table = replayed.table
+    if night is not None:
+        if not 1 <= night <= len(table.nights):
+            raise fail(t, msg("--night: the record has nights 1 to {last}, not {night}",
+                              last=len(table.nights), night=night))
+        sys.stdout.write("\n".join(narration(table.nights[night - 1], t)) + "\n")
+    else:
+        sys.stdout.write(t.render(describe(replayed)) + "\n")
+    if replayed.divergence is not None:
+        raise typer.Exit(1)

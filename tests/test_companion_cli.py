@@ -1,0 +1,92 @@
+"""``darkcity table`` in a real terminal (pexpect): two nights with an undo, the count
+at a steady beat, a refusal in plain words, the record saved after every entry and
+accepted by ``darkcity replay`` (issue #11)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+from darkcity.companion import replay_table  # noqa: E402
+from darkcity.notation import adjudicate  # noqa: E402
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def test_two_nights_with_an_undo(tmp_path: Path) -> None:
+    record = tmp_path / "table.json"
+    child = pexpect.spawn(
+        sys.executable, ["-m", "darkcity", "table", "--players", "Ana,Bia,Caio,Duda", "--deck",
+                         "basic", "--save", str(record), "--beat", "0.25", "--no-speech",
+                         "--lang", "en"],
+        encoding="utf-8", timeout=30, dimensions=(40, 140), cwd=str(tmp_path))
+    shown: list[float] = []
+
+    def step(prompt: str, answer: str) -> None:
+        child.expect(prompt)
+        child.sendline(answer)
+
+    try:
+        # night 1
+        step("Press Enter when everyone has a card", "")
+        step("Press Enter to count", "")
+        for word in ("1", "2", "3", "Now!"):
+            child.expect(rf"\x1b\[1;33m{re.escape(word)}\x1b\[0m")
+            shown.append(time.monotonic())
+        step("Ana shows", "vampire Bia")
+        step("Bia shows", "werewolf Caio")
+        step("Caio shows", "priest")
+        step("Duda shows", "hunter Ana Bia")
+        step("who fled", "")
+        step("Who turns it over", "")
+        child.expect("The Vampire \\(Ana\\) kills the Werewolf \\(Bia\\)")
+        step("Enter for the next night", "")
+        # night 2: a refusal, a correction by undo
+        child.expect("Bia is the active player")
+        step("Press Enter when everyone has a card", "")
+        step("Press Enter to count", "")
+        step("Bia shows", "zombie Duda")
+        child.expect("Refused: Bia: the Zombie points at its left or right neighbour")
+        step("Bia shows", "zombie Caio")
+        step("Caio shows", "undo")
+        child.expect("The last entry is taken back")
+        step("Bia shows", "zombie Ana")
+        step("Caio shows", "vampire Ana")
+        step("Duda shows", "priest")
+        step("Ana shows", "werewolf Caio")
+        step("who fled", "Ana")
+        step("Who turns it over", "")
+        step("the Zombie, attacks", "")
+        step("Enter for the next night", "quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    gaps = [b - a for a, b in itertools.pairwise(shown)]
+    assert all(abs(g - 0.25) < 0.1 for g in gaps), gaps
+    doc = json.loads(record.read_text(encoding="utf-8"))
+    assert doc["format"] == "darkcity-table/1" and len(doc["nights"]) == 2
+    assert replay_table(doc).ok
+    for night in doc["nights"]:
+        assert adjudicate(night["round"]) == night["result"]
+    # night 2 as entered after the undo: Bia the Zombie aimed at Ana
+    assert doc["nights"][1]["round"]["gestures"]["Bia"] == {"targets": ["Ana"]}
+    out = subprocess.run([sys.executable, "-m", "darkcity", "replay", str(record), "--lang",
+                          "en"], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("ok: 2 nights replayed identically")
+    # a record that lies is reported
+    doc["nights"][0]["result"]["winners"] = ["Ana"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "darkcity", "replay", str(bad)],
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 1 and "diverged" in ANSI.sub("", out.stdout)
