@@ -7,7 +7,9 @@
 Each screen is rendered from a player's view exactly as the terminal game
 draws it (``darkcity.tui.screens``), at a deterministic point of a seeded game
 found by playing random legal decisions, and exported with Rich (``.svg`` to
-look at, ``.txt`` to diff).
+look at, ``.txt`` to diff), 120 columns wide: each one fits a 120 x 40
+terminal (``tests/test_tui_screens.py`` measures them through
+:func:`captures`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import argparse
 import io
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,15 +28,17 @@ from darkcity.cast import Role
 from darkcity.deck import preset
 from darkcity.game import Game, Phase, Settings
 from darkcity.i18n import Translator, translator
-from darkcity.narration import render
+from darkcity.narration import render as render_event
 from darkcity.tui import screens
-from darkcity.tui.choices import Question, next_question, refusal
+from darkcity.tui.choices import ENTER, Question, next_question, refusal
+from darkcity.tui.loop import table_info
+from darkcity.tui.screens import TableInfo
 from darkcity.views import View, view
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "screens"
 NAMES = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana")
-WIDTH = 110
+WIDTH, HEIGHT = screens.FIT
 
 
 def find(deck: str, players: int, found: Callable[[Game, str], bool],
@@ -67,7 +71,7 @@ def questions(v: View, t: Translator, answers: list[int] | None = None) -> list[
         if not isinstance(q, Question):
             return out
         out.append(screens.question_screen(q, v, t, picked.get("first")))
-        out.append(Text(screens.prompt_text(v.viewer, q.keys, t), style="bold"))
+        out.append(Text(screens.prompt_text(v.viewer, q.keys, t, q.default), style="bold"))
         i = answers.pop(0) if answers else 0
         picked[q.field] = q.options[min(i, len(q.options) - 1)].value
 
@@ -78,15 +82,98 @@ def decision(game: Game, p: str, t: Translator, answers: list[int] | None = None
     return Group(screens.decision_screen(v, t), *questions(v, t, answers))
 
 
-def save(name: str, thing: RenderableType, lang: str) -> None:
+def info(game: Game, humans: tuple[str, ...] = (NAMES[0],)) -> TableInfo:
+    return table_info(game, humans, "heuristic")
+
+
+def render(thing: RenderableType) -> Console:
+    """``thing`` drawn at the captures' width, recorded."""
     console = Console(width=WIDTH, record=True, file=io.StringIO(), force_terminal=True,
                       color_system="truecolor")
     console.print(thing)
+    return console
+
+
+def save(name: str, thing: RenderableType, lang: str) -> None:
+    console = render(thing)
     suffix = "" if lang == "en" else f".{lang}"
     (OUT / f"{name}{suffix}.txt").write_text(console.export_text(clear=False),
                                              encoding="utf-8")
     console.save_svg(str(OUT / f"{name}{suffix}.svg"), title=f"darkcity play — {name}")
     print(f"docs/screens/{name}{suffix}.svg")  # i18n: not prose
+
+
+def captures(t: Translator) -> Iterator[tuple[str, RenderableType]]:
+    """Every capture: (file name, screen)."""
+    g, p = find("basic", 6, lambda g, p: g.phase is Phase.SETUP)
+    yield "01-setup-free-xp", decision(g, p, t)
+    g, p = find("basic", 8, lambda g, p: g.phase is Phase.DRAFT and g.night == 1
+                and len(g.hand) == 9)
+    yield "02-draft-hand", decision(g, p, t)
+    g, p = find("reporter-death-6", 6, lambda g, p: g.phase is Phase.DRAFT and not g.may_look)
+    yield "03-draft-death-offered", decision(g, p, t, [0, 2])
+    g, p = find("basic", 6, card_is(Role.DEVIL))
+    yield "04-gesture-devil", decision(g, p, t, [3, 2])
+    g, p = find("advanced", 6, card_is(Role.HUNTER))
+    yield "05-gesture-hunter-two-targets", decision(g, p, t, [1, 0])
+    g, p = find("creatures-7", 7, card_is(Role.CREATURE))
+    yield "06-gesture-creature-gender", decision(g, p, t, [0, 1])
+    g, p = find("death-alien-7", 7, card_is(Role.ALIEN))
+    yield "07-gesture-alien-kind", decision(g, p, t, [2])
+    g, p = find("mummy-voodoo-7", 7, card_is(Role.VOODOOIST))
+    yield "08-gesture-voodooist-kind", decision(g, p, t, [1])
+    g, p = find("basic", 6, lambda g, p: g.phase is Phase.WITHDRAWAL and g.night > 1
+                and any(p in x.targets for x in g.gestures.values()))
+    yield "09-reveal-1-2-3-now", screens.reveal_screen(view(g, p), t)
+    yield "10-withdrawal", decision(g, p, t)
+    g, p = find("basic", 6, lambda g, p: g.phase is Phase.ZOMBIE and len(g.early.events) > 2
+                if g.early else False)
+    early = g.early
+    assert early is not None
+    texts = [render_event(e, early.night, t) for e in early.events]
+    v = view(g, p)
+    yield "11-zombie-choice", Group(screens.decision_screen(v, t, texts), *questions(v, t))
+    g, p = find("death-alien-7", 7, lambda g, p: len(g.nights) >= 3
+                and len(g.nights[-1].result.events) > 8)
+    rec = g.nights[-1]
+    v = view(g, NAMES[0])
+    yield "12-night-narration", screens.night_screen(
+        v.history[-1], v, t, [render_event(e, rec.night, t) for e in rec.result.events])
+    yield "12-night-journal", screens.night_journal_screen(v.history[-1], v, t)
+    game = Game(Settings(players=NAMES[:6], deck=preset("basic", 6)), 4)
+    rng = random.Random(4)
+    while not game.over:
+        q = game.pending[0]
+        choices = game.legal(q)
+        game.apply(choices[rng.randrange(len(choices))])
+    yield "13-victory", screens.victory_screen(view(game, NAMES[0]), t)
+    g, p = find("death-alien-7", 7, lambda g, p: g.phase is Phase.GESTURE)
+    v = view(g, p)
+    yield "14-rules-help", screens.rules_screen(v, t, info(g))
+    yield "14-rules-help-2", screens.rules_screen(v, t, info(g), page=1)
+    yield "15-journals-and-table", Group(screens.seat_circle(v, t), screens.journals_table(v, t))
+    hot = info(g, NAMES[:3])
+    yield "16-hotseat-handoff", Group(screens.settings_line(hot, g.players, t),
+                                      screens.handoff_screen("Bia", t),
+                                      Text(screens.prompt_text("Bia", (ENTER,), t),
+                                           style="bold"))
+    g, p = find("basic", 6, card_is(Role.VAMPIRE))
+    v = view(g, p)
+    choice = v.choices[0]
+    yield "16-hotseat-hide", Group(
+        screens.settings_line(info(g, (p, NAMES[(NAMES.index(p) + 1) % 6])), g.players, t),
+        screens.decision_screen(v, t), screens.hide_screen(screens.choice_label(choice, v, t),
+                                                           t),
+        Text(screens.prompt_text(p, (ENTER,), t), style="bold"))
+    prompt = screens.prompt_text("Ana", ("1", "2", "3"), t)
+    yield "17-bad-keystroke", Group(Text(prompt + "x", style="bold"),
+                                    Text(refusal("x", ("1", "2", "3"), t), style="red"),
+                                    Text(prompt, style="bold"))
+    g, p = find("basic", 6, lambda g, p: g.phase is Phase.GESTURE and g.night == 3)
+    v = view(g, None)
+    yield "18-resume-recap", Group(screens.settings_line(info(g), g.players, t),
+                                   screens.recap_screen(v, t),
+                                   Text(screens.prompt_text(None, (ENTER,), t), style="bold"))
 
 
 def main() -> None:
@@ -95,59 +182,8 @@ def main() -> None:
     lang = ap.parse_args().lang
     t = translator(lang)
     OUT.mkdir(parents=True, exist_ok=True)
-
-    g, p = find("basic", 6, lambda g, p: g.phase is Phase.SETUP)
-    save("01-setup-free-xp", decision(g, p, t), lang)
-    g, p = find("basic", 6, lambda g, p: g.phase is Phase.DRAFT and g.night == 1
-                and len(g.hand) == 9)
-    save("02-draft-hand", decision(g, p, t), lang)
-    g, p = find("reporter-death-6", 6, lambda g, p: g.phase is Phase.DRAFT and not g.may_look)
-    save("03-draft-death-offered", decision(g, p, t), lang)
-    g, p = find("basic", 6, card_is(Role.DEVIL))
-    save("04-gesture-devil", decision(g, p, t, [3, 2]), lang)
-    g, p = find("advanced", 6, card_is(Role.HUNTER))
-    save("05-gesture-hunter-two-targets", decision(g, p, t, [1, 0]), lang)
-    g, p = find("creatures-7", 7, card_is(Role.CREATURE))
-    save("06-gesture-creature-gender", decision(g, p, t, [0, 1]), lang)
-    g, p = find("death-alien-7", 7, card_is(Role.ALIEN))
-    save("07-gesture-alien-kind", decision(g, p, t, [2]), lang)
-    g, p = find("mummy-voodoo-7", 7, card_is(Role.VOODOOIST))
-    save("08-gesture-voodooist-kind", decision(g, p, t, [1]), lang)
-    g, p = find("basic", 6, lambda g, p: g.phase is Phase.WITHDRAWAL and g.night > 1)
-    save("09-reveal-1-2-3-now", screens.reveal_screen(view(g, p), t), lang)
-    save("10-withdrawal", decision(g, p, t), lang)
-    g, p = find("basic", 6, lambda g, p: g.phase is Phase.ZOMBIE and len(g.early.events) > 2
-                if g.early else False)
-    early = g.early
-    assert early is not None
-    texts = [render(e, early.night, t) for e in early.events]
-    v = view(g, p)
-    save("11-zombie-choice", Group(screens.title(v, t), screens.gestures_list(v, t),
-                                   screens.zombie_narration(v, t, texts),
-                                   *questions(v, t)), lang)
-    g, p = find("death-alien-7", 7, lambda g, p: len(g.nights) >= 3
-                and len(g.nights[-1].result.events) > 8)
-    rec = g.nights[-1]
-    v = view(g, NAMES[0])
-    save("12-night-narration", screens.night_screen(
-        v.history[-1], v, t, [render(e, rec.night, t) for e in rec.result.events]), lang)
-    game = Game(Settings(players=NAMES[:6], deck=preset("basic", 6)), 4)
-    rng = random.Random(4)
-    while not game.over:
-        q = game.pending[0]
-        choices = game.legal(q)
-        game.apply(choices[rng.randrange(len(choices))])
-    save("13-victory", screens.victory_screen(view(game, NAMES[0]), t), lang)
-    g, p = find("death-alien-7", 7, lambda g, p: g.phase is Phase.GESTURE)
-    v = view(g, p)
-    save("14-rules-help", screens.rules_screen(v, t), lang)
-    save("15-journals-and-table", Group(screens.seat_circle(v, t), screens.journals_table(v, t)),
-         lang)
-    save("16-hotseat-handoff", screens.handoff_screen("Bia", t), lang)
-    prompt = screens.prompt_text("Ana", ("1", "2", "3"), t)
-    save("17-bad-keystroke", Group(Text(prompt + "x", style="bold"),
-                                   Text(refusal("x", ("1", "2", "3"), t), style="red"),
-                                   Text(prompt, style="bold")), lang)
+    for name, thing in captures(t):
+        save(name, thing, lang)
 
 
 if __name__ == "__main__":

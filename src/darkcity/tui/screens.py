@@ -389,13 +389,13 @@ class _SeatCircle:
         put(cy, cx - len(centre) // 2, centre, "dim")
         lines = []
         for r, row in enumerate(grid):
-            line = Text("".join(row).rstrip())
+            line = Text("".join(row))  # full width: the frame holds the legend
             for rr, a0, a1, st in styles:
                 if rr == r:
                     line.stylize(st, a0, a1)
             lines.append(line)
         return Panel(Group(*lines), title=t(_("The table")), subtitle=self.legend(),
-                     subtitle_align="left", expand=False, width=width + 4)
+                     subtitle_align="left", expand=False)
 
 
 def decided_notes(v: View, t: Translator) -> dict[str, str]:
@@ -971,14 +971,15 @@ def _same_step(roles: Sequence[Role], counts: Mapping[Role, int], t: Translator)
         step = CAST[r].step
         if step is None:
             continue
-        by_step.setdefault(step, []).extend([role_name(r, t)] * max(1, counts.get(r, 1)))
-    shared = [f"{step}: {' + '.join(names)}" for step, names in by_step.items()
-              if len(names) > 1]
+        k = max(1, counts.get(r, 1))
+        by_step.setdefault(step, []).append(role_name(r, t) + (f" ×{k}" if k > 1 else ""))
+    shared = [" + ".join(names) for step, names in by_step.items()
+              if len(names) > 1 or "×" in names[0]]
     if not shared:
         return None
     return t.render(msg("Equal initiatives act at once ({cards}): every attack of a step is "
                         "judged as the step begins, so two attackers can kill each other.",
-                        cards="; ".join(shared)))
+                        cards=", ".join(shared)))
 
 
 def rules_screen(v: View, t: Translator, info: TableInfo | None = None, page: int = 0
