@@ -35,7 +35,7 @@ def bots_command(lang: LangOption = None) -> None:
 
     t = reader(lang)
     table = Table(t(_("Bot")), t(_("Plays")))
-    for name in bot_names():
+    for name in bot_names(variants=True):
         table.add_row(name, t(BOTS[name].description))
     Console().print(table)
 
@@ -221,5 +221,100 @@ def _balance(t: Translator, players: int | None, bots: str, games: int, seed: in
                       *(f"{sr[r]['goal_rate']:.2f}" if r in sr else "" for r in roles),
                       f"{sum(row.summary.solo.values()):.3f}")
     console.print(table)
+    console.print(t.render(msg("Report: {files}", files=", ".join(str(f) for f in files))),
+                  highlight=False)
+
+
+@app.command("tournament", help=_("A round-robin between bots on duplicate deals: each bot as "
+                                  "the single seat against every other, a rating table with "
+                                  "intervals, written as JSON, HTML and a plot."))
+def tournament(
+    bots: Annotated[str, typer.Option(
+        help=_("The population, separated by commas (default: every bot and variant)."),
+        show_default=False)] = "",
+    players: Annotated[int, typer.Option(help=_("Number of players, 4 to 8."))] = 6,
+    games: Annotated[int, typer.Option(
+        help=_("Games per match (rounded up to whole duplicate deals)."))] = 60,
+    seed: Annotated[str, typer.Option(help=_("The seed (an integer or any text)."))] = "1",
+    deck: Annotated[str, typer.Option(help=_("A preset or a list of cards."))] = "basic",
+    workers: Annotated[int, typer.Option(
+        help=_("Worker processes (default: one per core)."))] = 0,
+    out: Annotated[str, typer.Option(
+        help=_("Folder for tournament.json, tournament.html and tournament.png."))
+    ] = "darkcity-tournament",
+    progress: Annotated[bool, typer.Option(help=_("Show a progress bar."))] = True,
+    lang: LangOption = None,
+) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from darkcity.bots import bot_names
+    from darkcity.deck import parse_deck
+    from darkcity.sim import default_workers
+
+    t = reader(lang)
+    if not 4 <= players <= 8:
+        raise fail(t, msg("--players: 4 to 8, not {n}", n=players))
+    if games < 1:
+        raise fail(t, msg("--games: at least 1, not {n}", n=games))
+    known = bot_names(variants=True)
+    population = [b.strip() for b in bots.split(",") if b.strip()] or list(known)
+    for b in population:
+        if b not in known:
+            raise fail(t, msg("--bots: {error}", error=f"unknown bot {b!r} "
+                              f"(known: {', '.join(known)})"))
+    if len(set(population)) < 2:
+        raise fail(t, msg("--bots: {error}", error="two bots at least"))
+    try:
+        parse_deck(deck, players)
+    except DeckError as e:
+        raise fail(t, msg("--deck: {error} (presets for {n}: {presets})",
+                          error=error_message(e), n=players,
+                          presets=", ".join(presets_for(players)))) from None
+    try:
+        import openskill  # noqa: F401
+
+        from darkcity.sim.tournament import play_tournament, write_tournament
+    except ImportError:
+        raise fail(t, msg("the tournament needs openskill: pip install \"darkcity[rl]\""
+                          )) from None
+    try:
+        s: int | str = int(seed)
+    except ValueError:
+        s = seed
+    pop = list(dict.fromkeys(population))
+    per_match = -(-games // players) * players
+    started = time.perf_counter()
+    with _progress(t, per_match * len(pop) * (len(pop) - 1), progress) as tick:
+        result = play_tournament(pop, players=players, games=games, seed=s, deck=deck,
+                                 workers=workers if workers > 0 else default_workers(),
+                                 progress=tick)
+    elapsed = time.perf_counter() - started
+    try:
+        files = write_tournament(result, Path(out))
+    except OSError as e:
+        raise fail(t, msg("--out: {error}", error=e.strerror or str(e))) from None
+    console = Console(width=None if sys.stdout.isatty() else 160)
+    ratings = Table("#", t(_("Bot")), "mu", t(_("95% CI")),
+                    title=t.render(msg("Ratings: {games} games per match, {seconds} s",
+                                       games=per_match, seconds=f"{elapsed:.0f}")))
+    for i, r in enumerate(result.ratings, 1):
+        ratings.add_row(str(i), r.bot, f"{r.mu:.2f}", _ci(r.ci, 2))
+    console.print(ratings)
+    matrix = Table(t(_("Single seat")), *pop,
+                   title=t(_("Win share x fair share of the single seat against the field "
+                             "(95% CI over deals)")))
+    for a in pop:
+        matrix.add_row(a, *("-" if a == b else
+                            f"{result.match(a, b).ratio:.2f} "
+                            f"({_ci(result.match(a, b).ratio_ci, 2)})" for b in pop))
+    console.print(matrix)
+    c = result.checks
+    if c:
+        for key, bar in (("single_pass", t(_("strong as the single seat >= 1.5x fair share "
+                                               "against every member"))),
+                         ("against_pass", t(_("no member above 1.0x fair share against "
+                                              "the strong bot's seats")))):
+            console.print(f"  {'PASS' if c[key] else 'FAIL'}  {bar}", highlight=False)
     console.print(t.render(msg("Report: {files}", files=", ".join(str(f) for f in files))),
                   highlight=False)

@@ -4,6 +4,8 @@
 >>> from darkcity.bots import bot_names, make_bot
 >>> bot_names()
 ('random', 'heuristic', 'strong')
+>>> bot_names(variants=True)[-3:]
+('retuned', 'skittish', 'strong')
 >>> make_bot("random", random.Random(1)).name
 'random'
 """
@@ -21,14 +23,26 @@ from darkcity.bots.base import (
 from darkcity.bots.heuristic import HeuristicBot
 from darkcity.bots.random_bot import RandomBot
 from darkcity.bots.strong import StrongBot
+from darkcity.bots.variants import (
+    AlwaysPriestBot,
+    LeaderHunterBot,
+    NeverFleeBot,
+    RetunedBot,
+    SkittishBot,
+)
 
 __all__ = [
     "BOTS",
+    "AlwaysPriestBot",
     "Bot",
     "BotError",
     "HeuristicBot",
+    "LeaderHunterBot",
+    "NeverFleeBot",
     "Observation",
     "RandomBot",
+    "RetunedBot",
+    "SkittishBot",
     "StrongBot",
     "bot_names",
     "make_bot",

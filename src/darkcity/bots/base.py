@@ -64,6 +64,9 @@ class Bot(abc.ABC):
     description: ClassVar[str] = ""
     #: Orders the listing (``darkcity bots``): weaker first.
     level: ClassVar[int] = 0
+    #: A variant for tournaments and training (:mod:`darkcity.bots.variants`), not a
+    #: level offered to players: :func:`bot_names` leaves it out unless asked.
+    variant: ClassVar[bool] = False
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -92,9 +95,11 @@ def register(cls: _B) -> _B:
     return cls
 
 
-def bot_names() -> tuple[str, ...]:
-    """The registered bots' names, weaker first."""
-    return tuple(sorted(BOTS, key=lambda n: (BOTS[n].level, n)))
+def bot_names(*, variants: bool = False) -> tuple[str, ...]:
+    """The registered levels' names, weaker first (with ``variants``, the variants
+    too, after the level they vary)."""
+    return tuple(sorted((n for n in BOTS if variants or not BOTS[n].variant),
+                        key=lambda n: (BOTS[n].level, BOTS[n].variant, n)))
 
 
 def make_bot(name: str, rng: random.Random) -> Bot:

@@ -44,7 +44,7 @@ def parse_bots(text: str, players: int) -> tuple[str, ...]:
         out += [name] * k
     if not out:
         raise ValueError("no bots given")
-    known = bot_names()
+    known = bot_names(variants=True)
     for b in out:
         if b not in known:
             raise ValueError(f"unknown bot {b!r} (known: {', '.join(known)})")
