@@ -42,6 +42,7 @@ __all__ = [
     "potential",
     "read_facts",
     "withdrawal_propensity",
+    "withdrawal_rates",
     "world_gesture",
 ]
 
@@ -487,13 +488,18 @@ WIN: Final = 10.0
 
 
 def night_value(me: int, result: NightResult, before: Sequence[Mapping[Role, int]],
-                deny: float = 0.6) -> float:
-    """A resolved night's worth to seat ``me``: progress, less the others' progress."""
+                deny: float = 0.6, ahead: float = 0.0) -> float:
+    """A resolved night's worth to seat ``me``: progress, less the others' progress.
+
+    ``ahead`` looks one night further near a victory: a player this night leaves
+    one XP short of a condition wins the next one with about that probability, so
+    it is worth ``ahead x WIN`` to that player (for ``me``, or against it)."""
     winners = result.winners
     if winners:
         return WIN / len(winners) if me in winners else -WIN
     roles = [c.role for c in (result.night.cards[p] for p in result.night.players)]
     val = 0.0
+    threat = 0.0
     for i, x in enumerate(result.xp):
         if not x:
             continue
@@ -503,7 +509,15 @@ def night_value(me: int, result: NightResult, before: Sequence[Mapping[Role, int
         else:
             val -= deny * g / max(1, len(before) - 1) * (2.0 if distance(before[i]) <= 2
                                                           else 1.0)
-    return val
+        if ahead and x > 0 and distance(before[i]) > 1:
+            after = dict(before[i])
+            after[roles[i]] = after.get(roles[i], 0) + x
+            if distance(after) == 1:
+                if i == me:
+                    val += ahead * WIN
+                else:
+                    threat += ahead * WIN
+    return val - min(WIN, threat)
 
 
 _EFFECT_VALUE: Final = {
@@ -559,3 +573,35 @@ def withdrawal_propensity(history: Sequence[NightView], me: str, *, prior: float
                     withdrew += p in out
                     break
     return (withdrew + prior * weight) / (threatened + weight)
+
+
+def withdrawal_rates(history: Sequence[NightView], me: str, *, prior: float = 0.15,
+                     calm: float = 0.02, weight: float = 4.0
+                     ) -> dict[str, tuple[float, float]]:
+    """Per other player, how often it withdrew (fully) when threatened and when not,
+    from the finished nights (public): Beta priors of means ``prior`` (the table's
+    propensity is a good one) and ``calm``, of strength ``weight``. Devils and
+    Demoniacs count like everybody (they may flee too); Death never withdraws."""
+    seen: dict[str, list[int]] = {}
+    for nv in history:
+        roles = {p: _role(c.role) for p, c in nv.cards}
+        shows = dict(nv.gestures)
+        out = {p for p, w in nv.withdrawals if w is True}
+        for p, r in roles.items():
+            if p == me or r is Role.DEATH:
+                continue
+            hit = False
+            for q, g in shows.items():
+                sq = _role(g.shows) if q != p and g.names is None else None
+                if sq is None or sq not in _ATTACKERS:
+                    continue
+                aimed = p in g.targets or (sq is Role.ALIEN and g.kind == r.key)
+                if aimed and effect(sq, r) in _LETHAL:
+                    hit = True
+                    break
+            row = seen.setdefault(p, [0, 0, 0, 0])  # threatened, fled; calm, fled
+            k = 0 if hit else 2
+            row[k] += 1
+            row[k + 1] += p in out
+    return {p: ((row[1] + prior * weight) / (row[0] + weight),
+                (row[3] + calm * weight) / (row[2] + weight)) for p, row in seen.items()}

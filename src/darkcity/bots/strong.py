@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any, Final, TypeAlias
 
-from darkcity.bots.base import Bot, Observation, register
+from darkcity.bots.base import Bot, Observation, card_of, register
 from darkcity.bots.heuristic import (
     DEFAULT_RATES,
     draft_choice,
@@ -42,9 +42,12 @@ from darkcity.bots.heuristic import (
 from darkcity.bots.knowledge import (
     Beliefs,
     Facts,
+    distance,
+    gain,
     night_value,
     read_facts,
     withdrawal_propensity,
+    withdrawal_rates,
 )
 from darkcity.bots.world import World, all_gestures
 from darkcity.cast import Role, parse_role
@@ -87,6 +90,13 @@ class StrongParams:
     picker_eps: float = 0.05  # weight of a draft pick the heuristic's draft would not make
     model_picks: bool = True  # deals drawn pick by pick, the others drafting like the heuristic
     model_gestures: bool = True  # the others aim like the heuristic (with model_picks)
+    ahead: float = 0.35  # a player left one XP short wins next night about this often
+    learn_withdrawals: bool = True  # each player's own withdrawal rates, learnt this game
+    mix_all: bool = True  # every gesture from the regret-matching average, not only bluffs
+    mix_floor: float = 0.15  # candidates under this weight are dropped from the mixture
+    aim_random: float = 0.25  # worlds where the others aim at random (shaped by the cast)
+    aim_leader: float = 0.15  # worlds where the others aim at the player nearest a victory
+    eps_max: float = 0.5  # picker_eps when nobody drafts like the heuristic
 
     def rates_for(self, players: int) -> Mapping[Role, float]:
         return self.rates.get(players) or self.rates.get(6) or DEFAULT_RATES
@@ -98,6 +108,7 @@ class StrongParams:
             "rates": {str(n): {r.key: round(x, 4) for r, x in sorted(t.items())}
                       for n, t in sorted(self.rates.items())},
             "free_xp": list(self.free_xp),
+            "deny": self.deny, "ahead": self.ahead, "withdraw_margin": self.withdraw_margin,
         }
 
     @classmethod
@@ -113,7 +124,9 @@ class StrongParams:
         kw = {k: doc[k] for k in ("budget", "max_candidates", "min_worlds", "max_worlds",
                                    "withdraw_rate", "withdraw_margin", "deny", "draft_worlds",
                                    "face_down_tries",
-                                   "picker_eps", "model_picks", "model_gestures")
+                                   "picker_eps", "model_picks", "model_gestures", "ahead",
+                                   "learn_withdrawals", "mix_all", "mix_floor", "aim_random",
+                                   "aim_leader", "eps_max")
               if k in doc}
         free = tuple(str(x) for x in doc.get("free_xp", ()))
         return cls(rates=rates, free_xp=free, **kw)
@@ -167,7 +180,13 @@ class StrongBot(Bot):
         super().__init__(rng)
         self.params = params if params is not None else load_params()
         self._rate = self.params.withdraw_rate
+        self._rates: dict[str, tuple[float, float]] | None = None
         self._rate_night = -1
+        # how well the heuristic's draft explains the others' picks this game:
+        # [picks checked, picks the model would not make]
+        self._draft_fit = [0, 0]
+        # the hand this bot passed on tonight: (night, to whom, the cards, their journal)
+        self._passed: tuple[int, str, tuple[Card, ...], dict[Role, int]] | None = None
 
     def step(self, obs: Observation) -> Decision:
         legal = obs.legal
@@ -176,13 +195,16 @@ class StrongBot(Bot):
         f = read_facts(obs)
         first = legal[0]
         rates = self.params.rates_for(len(f.players))
+        self._check_pass(obs)
         if isinstance(first, FreeXp) and self.params.free_xp:
             rows = {d.role.key: d for d in legal if isinstance(d, FreeXp)}
             for key in self.params.free_xp:
                 if key in rows:
                     return rows[key]
         if isinstance(first, DraftPick | FaceDownPick) and self.params.draft_worlds:
-            return self._draft(f, legal, rates)
+            choice = self._draft(f, legal, rates)
+            self._remember_pass(f, choice)
+            return choice
         if isinstance(first, FreeXp | DraftPick | FaceDownPick | TakeDeath | LookAtHand):
             return draft_choice(f, legal, rates, self.rng)
         beliefs = self._beliefs(f, rates)
@@ -190,6 +212,8 @@ class StrongBot(Bot):
         if self._rate_night != night:  # learnt from the finished nights, once a night
             self._rate = withdrawal_propensity(obs.view.history, f.me,
                                                prior=self.params.withdraw_rate)
+            self._rates = (withdrawal_rates(obs.view.history, f.me, prior=self._rate)
+                           if self.params.learn_withdrawals else None)
             self._rate_night = night
         if isinstance(first, GestureChoice):
             return self._gesture(f, beliefs, [d for d in legal if isinstance(d, GestureChoice)])
@@ -199,9 +223,51 @@ class StrongBot(Bot):
 
     def _beliefs(self, f: Facts, rates: Mapping[Role, float]) -> Beliefs:
         if self.params.model_picks:
-            return Beliefs(f, rates, picker=DEFAULT_RATES, eps=self.params.picker_eps,
+            return Beliefs(f, rates, picker=DEFAULT_RATES, eps=self._picker_eps(),
                            rng=self.rng, marginal_samples=16)
         return Beliefs(f, rates)
+
+    # -- the opponent model, learnt this game ---------------------------------------
+
+    def _picker_eps(self) -> float:
+        """The weight of a pick the heuristic's draft would not make: its floor while
+        the others' picks fit that model, up to ``eps_max`` as they stop fitting
+        (a Beta(1, 9) prior on the share of picks that do not)."""
+        p = self.params
+        checked, missed = self._draft_fit
+        miss = (missed + 1) / (checked + 10)
+        return p.picker_eps + (p.eps_max - p.picker_eps) * min(1.0, 2 * max(0.0, miss - 0.1))
+
+    def _remember_pass(self, f: Facts, choice: Decision) -> None:
+        """The hand passed on (what this bot received less what it kept) and to whom."""
+        self._passed = None
+        if not isinstance(choice, DraftPick):
+            return
+        k = f.order.index(f.me)
+        after = [q for q in f.order[k + 1:] if q != f.death]
+        if not after:
+            return
+        passed = list(f.received)
+        passed.remove(choice.card)
+        self._passed = (f.night, after[0], tuple(passed), dict(f.journals.get(after[0], {})))
+
+    def _check_pass(self, obs: Observation) -> None:
+        """Once the night of a remembered pass is over (all cards are shown), did the
+        next drafter keep the card the heuristic's draft would have kept?"""
+        if self._passed is None:
+            return
+        night, q, passed, journal = self._passed
+        nv = next((h for h in reversed(obs.view.history) if h.number == night), None)
+        if nv is None:
+            return
+        self._passed = None
+        kept = next((card_of(cv) for p, cv in nv.cards if p == q), None)
+        if kept is None or kept not in passed:
+            return  # a face-down card: nothing to compare
+        best = max(DEFAULT_RATES.get(c.role, 0.3) * gain(journal, c.role) for c in passed)
+        mine = DEFAULT_RATES.get(kept.role, 0.3) * gain(journal, kept.role)
+        self._draft_fit[0] += 1
+        self._draft_fit[1] += mine < best - 1e-9
 
     def _draft(self, f: Facts, legal: Sequence[Decision], rates: Mapping[Role, float]
                ) -> Decision:
@@ -261,7 +327,7 @@ class StrongBot(Bot):
             ws = self._withdrawals(w, coins, own, None)
             before = [w.journals[q] for q in fc.players]
             total += night_value(me, w.resolve(gesture=own, withdrawals=ws), before,
-                                 self.params.deny)
+                                 self.params.deny, self.params.ahead)
         return total / k
 
     def _planned(self, f: Facts, beliefs: Beliefs, cards: Mapping[str, Card],
@@ -299,7 +365,13 @@ class StrongBot(Bot):
 
     def _worlds(self, f: Facts, beliefs: Beliefs, k: int, own: Gesture | None
                 ) -> list[tuple[World, dict[str, float]]]:
+        """``k`` worlds; the others' unseen aims in each come from one member of a
+        population of models: the heuristic's (most worlds), random aims shaped by
+        the cast (``aim_random``), or aims at the player nearest a victory
+        (``aim_leader``), so that a choice is scored against more than one kind
+        of opponent."""
         rng = self.rng
+        p = self.params
         out = []
         cast: frozenset[Role] | None = None
         cache: _Plans = {}
@@ -307,7 +379,11 @@ class StrongBot(Bot):
             cards: dict[str, Card] = beliefs.sample(rng)
             if cast is None:
                 cast = possible_cast(Night(f.players, cards, journal_roles=f.sheet))
-            w = World(f, cards, own, cast, rng, self._planned(f, beliefs, cards, cast, rng, cache))
+            u = rng.random()
+            planned = (None if u < p.aim_random else
+                       _leader_plan(f, cards, cast, rng) if u < p.aim_random + p.aim_leader
+                       else self._planned(f, beliefs, cards, cast, rng, cache))
+            w = World(f, cards, own, cast, rng, planned)
             coins = {p: rng.random() for p in f.players}
             out.append((w, coins))
         return out
@@ -316,7 +392,8 @@ class StrongBot(Bot):
                      known: Mapping[str, Withdrawal] | None) -> dict[str, Withdrawal]:
         if known is not None:
             return dict(known)
-        return w.model_withdrawals(coins, skip=w.facts.me, gesture=gesture, rate=self._rate)
+        return w.model_withdrawals(coins, skip=w.facts.me, gesture=gesture, rate=self._rate,
+                                   rates=self._rates)
 
     def _gesture(self, f: Facts, beliefs: Beliefs, legal: list[GestureChoice]) -> Decision:
         p = self.params
@@ -334,11 +411,13 @@ class StrongBot(Bot):
             for d in cands:
                 ws = self._withdrawals(w, coins, d.gesture, None)
                 res = w.resolve(gesture=d.gesture, withdrawals=ws)
-                row.append(night_value(me, res, before, p.deny))
+                row.append(night_value(me, res, before, p.deny, p.ahead))
             rows.append(row)
-        if f.role is Role.DEVIL:
-            # bluffs are mixed: regret matching over the disguises
+        if f.role is Role.DEVIL or p.mix_all:
+            # mixed: regret matching over the candidates, the near-equal ones kept
             sigma = regret_matching(rows)
+            top = max(sigma)
+            sigma = [x if x >= p.mix_floor * top else 0.0 for x in sigma]
             return cands[_sample(sigma, self.rng)]
         totals = [sum(col) for col in zip(*rows, strict=True)]
         best = max(range(len(cands)), key=lambda i: totals[i] + self.rng.random() * 1e-6)
@@ -366,12 +445,29 @@ class StrongBot(Bot):
                     assert isinstance(d, ZombieChoice)
                     res = w.resolve(gesture=own, withdrawals=base,
                                     zombie_targets={f.me: d.target})
-                totals[i] += night_value(me, res, before, p.deny)
+                totals[i] += night_value(me, res, before, p.deny, p.ahead)
         for i, d in enumerate(legal):
             if isinstance(d, WithdrawalChoice) and d.withdrawal is True:
                 totals[i] -= p.withdraw_margin * k
         best = max(range(len(legal)), key=lambda i: totals[i] + self.rng.random() * 1e-6)
         return legal[best]
+
+
+def _leader_plan(f: Facts, cards: Mapping[str, Card], cast: frozenset[Role],
+                 rng: random.Random) -> dict[str, Gesture]:
+    """The others' unseen gestures aimed at the player nearest a victory (other
+    than themselves) when their card can reach them, else shaped at random."""
+    out: dict[str, Gesture] = {}
+    for q in f.players:
+        if q == f.me or q in f.gestures or q == f.death:
+            continue
+        rivals = [x for x in f.players if x != q and x != f.death]
+        leader = min(rivals, key=lambda x: (distance(f.journals.get(x, {})), rng.random()))
+        options = [g for g in all_gestures(q, cards[q], f.players, cards, cast)
+                   if leader in g.targets]
+        if options:
+            out[q] = options[rng.randrange(len(options))]
+    return out
 
 
 def _sample(sigma: Sequence[float], rng: random.Random) -> int:

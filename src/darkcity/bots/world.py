@@ -148,10 +148,17 @@ class World:
                                   zombie_targets=zombie_targets))
 
     def model_withdrawals(self, coins: Mapping[str, float], *, skip: str,
-                          gesture: Gesture | None = None, rate: float = 0.5
+                          gesture: Gesture | None = None, rate: float = 0.5,
+                          rates: Mapping[str, tuple[float, float]] | None = None
                           ) -> dict[str, Withdrawal]:
         """Others' withdrawals by the model: a threatened player (not a Devil, a
-        Demoniac or Death) withdraws when its coin falls under ``rate``."""
+        Demoniac or Death) withdraws when its coin falls under ``rate``.
+
+        With ``rates`` (per player: when threatened, when not; learnt from what
+        each showed this game, :func:`~darkcity.bots.knowledge.withdrawal_rates`)
+        every player but Death may withdraw, threatened or not, at its own rate."""
+        if rates is not None:
+            return self._learnt_withdrawals(coins, skip, gesture, rate, rates)
         night = self.night(gesture=gesture)
         shown = self.shown
         if gesture is not None:
@@ -163,6 +170,25 @@ class World:
             if p == skip or r in (Role.DEATH, Role.DEVIL, Role.DEMONIAC):
                 continue
             if coins[p] < rate and threatened(p, night, shown):
+                out[p] = True
+        return out
+
+
+    def _learnt_withdrawals(self, coins: Mapping[str, float], skip: str,
+                            gesture: Gesture | None, rate: float,
+                            rates: Mapping[str, tuple[float, float]]
+                            ) -> dict[str, Withdrawal]:
+        night = self.night(gesture=gesture)
+        shown = self.shown
+        if gesture is not None:
+            shown = dict(shown)
+            shown[self.facts.me] = gesture.shows or self.cards[self.facts.me].role
+        out: dict[str, Withdrawal] = {}
+        for p in self.players:
+            if p == skip or self.cards[p].role is Role.DEATH:
+                continue
+            t, calm = rates.get(p, (rate, 0.02))
+            if coins[p] < (t if threatened(p, night, shown) else calm):
                 out[p] = True
         return out
 
