@@ -239,7 +239,8 @@ def play(
         else:
             path = Path(record)
             _may_write(path, t, console)
-    session = Session(game, at_keyboard, level, t, Terminal(console, sys.stdin), path)
+    session = Session(game, at_keyboard, level, t, Terminal(console, sys.stdin), path,
+                      resumed=resume_from is not None)
     try:
         session.save()  # at once: a game that cannot be saved is refused before it starts
     except OSError as e:

@@ -168,7 +168,7 @@ class Session:
     """One terminal game: the game, who plays at the keyboard, the bots, the record."""
 
     def __init__(self, game: Game, humans: Sequence[str], bots: str, t: Translator,
-                 terminal: Terminal, record: Path) -> None:
+                 terminal: Terminal, record: Path, *, resumed: bool = False) -> None:
         if not humans or any(h not in game.players for h in humans):
             raise ValueError("the humans must be players of the game")
         self.game = game
@@ -178,7 +178,7 @@ class Session:
         self.term = terminal
         self.record = record
         self.info = table_info(game, self.humans, bots)
-        self.resumed = bool(game.log)  # a game resumed: the intro tells the story so far
+        self.resumed = resumed or bool(game.log)  # the intro tells the story so far
         self._bots = make_bots(game, self.humans, bots)
         self._revealed = -1  # the night whose gestures were last shown
         self._early = -1  # the night whose steps 1+..3 were last shown
