@@ -545,7 +545,8 @@ class Companion:
         if step == "end":
             unknown = self._unknown_editions()
             return CallQuestion("end", None, (), (), unknown, {
-                p: self._options(p, (self._role_known(p) or self._shown(p),)) for p in unknown})
+                p: self._options(p, (_known_or(self._role_known(p), self._shown(p)),))
+                for p in unknown})
         role = STEP_ROLE[step]
         candidates = self._holders(role)
         settled = self._devil_settled()
@@ -619,9 +620,9 @@ class Companion:
         else:
             for p in q.candidates:
                 if p not in e.cards:
+                    called = role_term(_known_or(q.role, _DEVIL))
                     raise EntryError(f"cards.{p}", msg("{player} holds {role:the} and turns it "
-                                                       "over now", player=p,
-                                                       role=role_term(q.role or _DEVIL)), p)
+                                                       "over now", player=p, role=called), p)
         for z in e.zombies:
             if z not in q.zombies:
                 raise EntryError(f"zombies.{z}", msg("{player} is not a Zombie called now",
@@ -840,6 +841,11 @@ class Companion:
     def _rebuild(self, entries: Sequence[Entry]) -> None:
         fresh = Companion.replayed(self.setup, entries)
         self.__dict__.update(fresh.__dict__)
+
+
+def _known_or(role: Role | None, other: Role) -> Role:
+    """``role`` unless it is None (a Role is an int: the Devil is 0, and false)."""
+    return other if role is None else role
 
 
 def _default_gesture(c: Companion, p: str, card: Card) -> Gesture:

@@ -190,7 +190,7 @@ def _question(c: Companion, t: Translator) -> dict[str, Any] | None:
     if q is None:
         return None
     return {
-        "step": q.step, "role": q.role.key if q.role else None,
+        "step": q.step, "role": q.role.key if q.role is not None else None,
         "candidates": list(q.candidates), "chosen": list(q.chosen), "asked": list(q.asked),
         "options": {p: [_card(x) for x in cards] for p, cards in q.options.items()},
         "zombies": {z: {"left": lft, "right": r, "aimed": a}

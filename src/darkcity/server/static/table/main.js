@@ -31,7 +31,8 @@ S.send = async (entry) => {
   if (S.busy) return;
   S.busy = true;
   try {
-    S.view = await api.enter(S.code, S.token, entry);
+    const v = await api.enter(S.code, S.token, entry);
+    if (!S.view || v.version >= S.view.version) S.view = v;
   } catch (e) {
     toast(e.message);
   } finally {
@@ -54,7 +55,7 @@ S.refresh = async (full) => {
   if (!S.code) return;
   try {
     const v = await api.state(S.code, S.token, full || !S.view ? null : S.view.version);
-    if (!v.unchanged) {
+    if (!v.unchanged && (full || !S.view || v.version >= S.view.version)) {
       S.view = v;
       S.render();
     }

@@ -1,0 +1,359 @@
+"""The table companion in Chromium (issue #11), at 375 px like a phone.
+
+One test plays a whole game night by night with the special cast and Death: what
+happens at the table is an engine game (``Game`` with random legal decisions), and
+the test enters it through the Mayor's screen as a Mayor would, tap by tap. Every
+exported night, adjudicated alone (``darkcity adjudicate``), must give the engine's
+result; the 6-player reveals take at most 20 taps; the count's numbers come at a
+steady beat (the intervals vary by less than 50 ms); Death's name is entered on the
+last drafter's own phone. The other reloads the page mid-night and kills the server
+(SIGKILL) between two entries, and goes on where it was.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("playwright")
+
+from darkcity.cast import Role  # noqa: E402
+from darkcity.deck import preset  # noqa: E402
+from darkcity.game import Game, Settings, bot_rng, play_randomly  # noqa: E402
+from darkcity.gametypes import NightRecord  # noqa: E402
+from darkcity.notation import adjudicate, result_document  # noqa: E402
+
+from ..test_server_process import Server, free_port  # noqa: E402
+
+WIDTH, HEIGHT = 375, 760
+ENTRY = re.compile(r"/api/tables/[A-Z0-9]+/(entries|undo)")
+
+
+@pytest.fixture
+def table_server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path / "table.sqlite3", free_port())
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def table_game(deck: str = "reporter-death-6", n: int = 6, *, death: bool = True) -> Game:
+    """The shortest engine game (of the first seeds) whose first night has a Devil in
+    disguise and, with ``death``, Death taken."""
+    names = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana")[:n]
+    best: Game | None = None
+    for seed in range(150):
+        g = play_randomly(Game(Settings(players=names, deck=preset(deck, n)), seed),
+                          bot_rng(seed))
+        roles = {c.role for c in g.nights[0].night.cards.values()}
+        if Role.DEVIL in roles and (Role.DEATH in roles or not death) and (
+                best is None or len(g.nights) < len(best.nights)):
+            best = g
+    assert best is not None
+    return best
+
+
+class Driver:
+    """Enters engine nights through the companion's pages, as a Mayor taps them."""
+
+    def __init__(self, page: Any, base: str, shots: Path | None = None, lang: str = "en"
+                 ) -> None:
+        self.page = page
+        self.base = base
+        self.shots = shots
+        self.lang = lang
+        self.taps = 0
+        self.code = ""
+        self.token = ""
+        self.shot_names: list[str] = []
+        self.truth: dict[str, Any] = {}  # the real cards of the night being entered
+
+    # -- helpers ------------------------------------------------------------------
+
+    def tap(self, testid: str, *, sends: bool = False) -> None:
+        loc = self.page.get_by_test_id(testid)
+        self.taps += 1
+        if sends:
+            with self.page.expect_response(ENTRY) as r:
+                loc.click()
+            assert r.value.status == 200, r.value.text()
+            self.page.wait_for_timeout(30)
+        else:
+            loc.click()
+
+    def shot(self, name: str) -> None:
+        if self.shots is None:
+            return
+        suffix = ".pt" if self.lang == "pt_BR" else ""
+        path = self.shots / f"{name}{suffix}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        self.shot_names.append(path.name)
+
+    def state(self) -> dict[str, Any]:
+        r = httpx.get(f"{self.base}/api/tables/{self.code}", headers={"X-Table-Token": self.token},
+                      timeout=10)
+        doc: dict[str, Any] = r.json()
+        return doc
+
+    def wait_stage(self, stage: str) -> None:
+        self.page.get_by_test_id({"draft": "panel-draft", "count": "panel-count",
+                                  "reveal": "panel-reveal", "withdrawal": "panel-withdrawal",
+                                  "resolution": "panel-call", "journals": "panel-journals",
+                                  "over": "panel-journals"}[stage]).wait_for()
+
+    # -- set-up ---------------------------------------------------------------------
+
+    def set_up(self, game: Game) -> None:
+        page = self.page
+        page.goto(f"{self.base}/table?lang={self.lang}")
+        page.get_by_test_id("panel-setup").wait_for()
+        players = game.players
+        while page.get_by_test_id(f"seat-{len(players)}").count():
+            page.get_by_test_id(f"del-{len(players)}").click()
+        for i, p in enumerate(players):
+            if not page.get_by_test_id(f"seat-{i}").count():
+                page.get_by_test_id("add-player").click()
+            page.get_by_test_id(f"seat-{i}").fill(p)
+            page.get_by_test_id(f"seat-{i}").dispatch_event("change")
+        page.get_by_test_id("deck").select_option(game.settings.deck.name)
+        page.get_by_test_id("free-0").wait_for()
+        for i, p in enumerate(players):
+            page.get_by_test_id(f"free-{i}").select_option(game.free_xp[p].key)
+        self.shot("01-setup")
+        with page.expect_response(re.compile(r"/api/tables\?")) as r:
+            page.get_by_test_id("start").click()
+        doc = r.value.json()
+        self.code, self.token = doc["code"], doc["token"]
+        self.wait_stage("draft")
+
+    # -- one night --------------------------------------------------------------------
+
+    def draft(self, rec: NightRecord, phone: Any | None = None) -> None:
+        night = rec.night
+        self.wait_stage("draft")
+        self.shot("02-draft")
+        death = next((p for p in night.players if night.cards[p].role is Role.DEATH), None)
+        if death is None:
+            self.tap("drafted", sends=True)
+            return
+        names = night.gestures[death].names
+        if phone is not None:  # the last drafter types it on their own phone
+            phone.get_by_test_id(f"phone-death-{names}").wait_for()
+            with phone.expect_response(ENTRY):
+                phone.get_by_test_id(f"phone-death-{names}").click()
+            return
+        self.tap("took-death")
+        self.shot("03-death-secret")
+        self.tap(f"death-name-{names}", sends=True)
+
+    def count(self) -> list[float]:
+        self.wait_stage("count")
+        self.shot("04-count")
+        self.page.get_by_test_id("count-start").click()
+        self.page.wait_for_function("() => (window.__darkcityCount || []).length >= 2")
+        self.shot("05-count-beat")
+        self.wait_stage("reveal")
+        times = self.page.evaluate("() => window.__darkcityCount.map(x => x.at)")
+        return [float(x) for x in times]
+
+    def gesture(self, rec: NightRecord, *, shoot: bool = False) -> bool:
+        """Enter the gesture of the player the page shows; False when nobody is left."""
+        night = rec.night
+        cur = self.page.get_by_test_id("reveal-current")
+        if not cur.count():
+            return False
+        p = cur.inner_text().strip()
+        g = night.gestures.get(p)
+        shows = night.shown(p)
+        if shoot:
+            self.shot("06-reveal")
+        alone = shows in (Role.PRIEST, Role.MUMMY, Role.DEMONIAC, Role.NECROMANCER)
+        self.tap(f"role-{shows.key}", sends=alone)
+        if shoot:
+            self.shot("07-reveal-targets")
+        if alone:
+            return True
+        assert g is not None
+        if shows in (Role.ALIEN, Role.VOODOOIST):
+            assert g.kind is not None
+            self.tap(f"kind-{g.kind.key}", sends=True)
+            return True
+        if g.seeks is not None:
+            self.tap(f"seeks-{g.seeks.value}")
+        for i, t in enumerate(g.targets):
+            self.tap(f"target-{t}", sends=i == len(g.targets) - 1)
+        return True
+
+    def reveal(self, rec: NightRecord) -> int:
+        """Enter every gesture left, then "done"; the taps it took."""
+        self.wait_stage("reveal")
+        start = self.taps
+        first = True
+        while self.gesture(rec, shoot=first):
+            first = False
+        self.shot("08-reveal-done")
+        self.tap("reveal-done", sends=True)
+        return self.taps - start
+
+    def withdrawals(self, rec: NightRecord) -> None:
+        night = rec.night
+        self.wait_stage("withdrawal")
+        for p, w in night.withdrawals.items():
+            if w is True:
+                self.tap(f"fled-{p}", sends=True)
+            else:
+                assert isinstance(w, tuple)
+                self.tap(f"arrow-{p}-{w[0]}", sends=True)
+        self.shot("09-withdrawals")
+        self.tap("withdrawals-done", sends=True)
+
+    def calls(self, rec: NightRecord) -> None:
+        night = rec.night
+        shot = True
+        while True:
+            v = self.state()
+            if v["stage"] != "resolution":
+                return
+            q = v["question"]
+            self.page.get_by_test_id("call").wait_for()
+            self.page.wait_for_function(
+                "(s) => document.querySelector('[data-testid=panel-call] h2')"
+                " && document.querySelector('[data-testid=panel-call] h2').textContent"
+                ".includes(s)", arg=q["step"] if q["step"] != "end" else "")
+            if shot:
+                self.shot("10-call")
+                shot = False
+            role = q["role"]
+            truth = {p for p in q["candidates"] if role and night.cards[p].role.key == role}
+            if role in ("devil", "angel"):
+                for p in q["candidates"]:
+                    if (p in truth) != (p in q["chosen"]):
+                        self.tap(f"holder-{p}")
+            for p in sorted(truth if role else ()):
+                self._card(p, q["options"].get(p, []), with_gender=False)
+            for p in q["asked"]:
+                self._card(p, q["options"].get(p, []), with_gender=q["step"] == "8")
+            for z, c in q["zombies"].items():
+                want = night.zombie_targets.get(z, c["aimed"])
+                self.tap(f"zombie-{z}-{want}")
+            self.tap("call-next", sends=True)
+
+    def _card(self, p: str, options: list[dict[str, Any]], *, with_gender: bool) -> None:
+        """Tap the real card of ``p`` among the deck's, when more than one fits."""
+        keys = {(o["role"], o["edition"], o["gender"] if with_gender else None) for o in options}
+        if len(keys) <= 1:
+            return
+        card = self.truth[p]
+        tid = f"card-{p}-{card.role.key}-{card.edition.value}"
+        if with_gender and card.identity is not None:
+            tid += f"-{card.identity.value}"
+        self.tap(tid)
+
+    def journals(self, last: bool) -> None:
+        self.wait_stage("over" if last else "journals")
+        self.shot("11-journals" if not last else "12-victory")
+        if not last:
+            self.tap("next-night", sends=True)
+
+    def night(self, rec: NightRecord, last: bool, phone: Any | None = None) -> dict[str, Any]:
+        self.truth = dict(rec.night.cards)
+        self.draft(rec, phone)
+        times = self.count()
+        taps = self.reveal(rec)
+        self.withdrawals(rec)
+        self.calls(rec)
+        self.journals(last)
+        return {"times": times, "taps": taps}
+
+
+def _check_night(base: str, code: str, rec: NightRecord) -> None:
+    r = httpx.get(f"{base}/api/tables/{code}/nights/{rec.number}", timeout=10)
+    assert r.status_code == 200
+    doc = r.json()
+    assert adjudicate(json.loads(json.dumps(doc))) == result_document(rec.result), rec.number
+
+
+def test_a_whole_game_with_the_special_cast_and_death(browser: Any, table_server: Server,
+                                                      artifacts: Path) -> None:
+    game = table_game()
+    ctx = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    d = Driver(page, table_server.base)
+    d.set_up(game)
+    # the last drafter of night 1 joins on their own phone
+    phone_ctx = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    phone = phone_ctx.new_page()
+    phone.goto(f"{table_server.base}/table/{d.code}")
+    last = game.players[(game.settings.mayor_seat - 1) % len(game.players)]
+    phone.get_by_test_id(f"iam-{last}").click()
+    phone.get_by_test_id("panel-phone").wait_for()
+    try:
+        for k, rec in enumerate(game.nights):
+            final = k == len(game.nights) - 1
+            got = d.night(rec, final, phone if k == 0 else None)
+            _check_night(table_server.base, d.code, rec)
+            gaps = [b - a for a, b in zip(got["times"], got["times"][1:], strict=False)]
+            assert len(got["times"]) == 4 and max(gaps) - min(gaps) < 50, gaps
+            gesturing = sum(1 for p in rec.night.players
+                            if rec.night.cards[p].role is not Role.DEATH)
+            if gesturing == 6:
+                assert got["taps"] <= 20, got["taps"]
+            assert got["taps"] <= 4 * gesturing
+        assert d.state()["winners"] == list(game.winners)
+        # the phone shows its own journal; the record replays
+        phone.get_by_test_id("journals").wait_for()
+        record = httpx.get(f"{table_server.base}/api/tables/{d.code}/record", timeout=10).json()
+        from darkcity.companion import replay_table
+
+        assert replay_table(record).ok
+        page.screenshot(path=str(artifacts / "companion-end.png"), full_page=True)
+    finally:
+        ctx.close()
+        phone_ctx.close()
+    assert not errors, errors
+
+
+def test_reload_mid_night_and_a_server_killed_between_two_entries(
+        browser: Any, table_server: Server) -> None:
+    game = table_game("basic", 6, death=False)
+    rec = game.nights[0]
+    ctx = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    page = ctx.new_page()
+    d = Driver(page, table_server.base)
+    d.truth = dict(rec.night.cards)
+    try:
+        d.set_up(game)
+        d.draft(rec)
+        d.count()
+        # two gestures, then a reload: the page comes back at the same player
+        assert d.gesture(rec) and d.gesture(rec)
+        before = d.state()
+        page.reload()
+        page.get_by_test_id("panel-reveal").wait_for()
+        assert d.state()["gestures"] == before["gestures"]
+        # the server dies (kill -9) between two entries, and comes back
+        table_server.kill9()
+        table_server.start()
+        page.reload()
+        page.get_by_test_id("panel-reveal").wait_for()
+        assert d.state()["gestures"] == before["gestures"]
+        d.reveal(rec)
+        table_server.kill9()
+        table_server.start()
+        page.reload()
+        d.withdrawals(rec)
+        d.calls(rec)
+        d.journals(len(game.nights) == 1)
+        _check_night(table_server.base, d.code, rec)
+    finally:
+        ctx.close()
