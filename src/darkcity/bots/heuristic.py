@@ -44,6 +44,7 @@ from darkcity.game import (
     WithdrawalChoice,
     ZombieChoice,
 )
+from darkcity.i18n import _
 from darkcity.night import Card, Gesture, Night, possible_cast, proposal_immune
 
 __all__ = ["DEFAULT_RATES", "HeuristicBot", "draft_choice", "gesture_scores"]
@@ -260,7 +261,7 @@ def own_gesture(f: Facts) -> Gesture | None:
 class HeuristicBot(Bot):
     name = "heuristic"
     level = 1
-    description = ("Plays like a sensible human: drafts toward its nearest victory, aims "
+    description = _("Plays like a sensible human: drafts toward its nearest victory, aims "
                    "where its role scores, bluffs as the Devil, withdraws when doomed.")
 
     rates: Mapping[Role, float] = DEFAULT_RATES

@@ -5,6 +5,7 @@ from __future__ import annotations
 from darkcity.bots.base import Bot, Observation, register
 from darkcity.bots.play import choose
 from darkcity.game import Decision
+from darkcity.i18n import _
 
 __all__ = ["RandomBot"]
 
@@ -12,7 +13,7 @@ __all__ = ["RandomBot"]
 @register
 class RandomBot(Bot):
     name = "random"
-    description = "Uniform over the legal decisions."
+    description = _("Uniform over the legal decisions.")
 
     def step(self, obs: Observation) -> Decision:
         return choose(self.rng, obs.legal)  # as rng.choice, compiled

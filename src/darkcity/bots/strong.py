@@ -62,6 +62,7 @@ from darkcity.game import (
     WithdrawalChoice,
     ZombieChoice,
 )
+from darkcity.i18n import _
 from darkcity.night import Card, Gesture, Night, Withdrawal, possible_cast
 
 __all__ = ["StrongBot", "StrongParams", "load_params", "regret_matching"]
@@ -173,8 +174,9 @@ def regret_matching(utilities: Sequence[Sequence[float]]) -> list[float]:
 class StrongBot(Bot):
     name = "strong"
     level = 2
-    description = ("Tracks beliefs from the draft and the gestures, scores choices on "
-                   "sampled worlds through the engine, mixes its bluffs (regret matching).")
+    description = _("Beliefs from the draft and the gestures, an opponent model learnt during "
+                    "the game, choices scored on sampled worlds through the engine and mixed "
+                    "by regret matching.")
 
     def __init__(self, rng: random.Random, params: StrongParams | None = None) -> None:
         super().__init__(rng)
@@ -375,7 +377,7 @@ class StrongBot(Bot):
         out = []
         cast: frozenset[Role] | None = None
         cache: _Plans = {}
-        for _ in range(k):
+        for _world in range(k):
             cards: dict[str, Card] = beliefs.sample(rng)
             if cast is None:
                 cast = possible_cast(Night(f.players, cards, journal_roles=f.sheet))

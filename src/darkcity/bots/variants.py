@@ -26,6 +26,7 @@ from darkcity.bots.heuristic import DEFAULT_RATES, HeuristicBot
 from darkcity.bots.knowledge import distance, read_facts
 from darkcity.cast import Effect, Role, effect
 from darkcity.game import Decision, DraftPick, GestureChoice, WithdrawalChoice
+from darkcity.i18n import _
 
 __all__ = ["AlwaysPriestBot", "LeaderHunterBot", "NeverFleeBot", "RetunedBot", "SkittishBot"]
 
@@ -42,7 +43,7 @@ class RetunedBot(HeuristicBot):
     name = "retuned"
     level = 1
     variant = True
-    description = "The heuristic with re-tuned goal rates: fighting roles up, the Priest down."
+    description = _("The heuristic with re-tuned goal rates: fighting roles up, the Priest down.")
     rates = RETUNED_RATES
 
 
@@ -51,7 +52,7 @@ class NeverFleeBot(HeuristicBot):
     name = "never-flee"
     level = 1
     variant = True
-    description = "The heuristic that never withdraws nor lowers an arrow."
+    description = _("The heuristic that never withdraws nor lowers an arrow.")
 
     def step(self, obs: Observation) -> Decision:
         stay = [d for d in obs.legal if isinstance(d, WithdrawalChoice) and d.withdrawal is False]
@@ -65,7 +66,7 @@ class LeaderHunterBot(HeuristicBot):
     name = "leader-hunter"
     level = 1
     variant = True
-    description = "The heuristic that aims at the player closest to a victory when it can."
+    description = _("The heuristic that aims at the player closest to a victory when it can.")
 
     def step(self, obs: Observation) -> Decision:
         legal = obs.legal
@@ -87,7 +88,7 @@ class AlwaysPriestBot(HeuristicBot):
     name = "always-priest"
     level = 1
     variant = True
-    description = "The heuristic that drafts a Priest whenever one is offered."
+    description = _("The heuristic that drafts a Priest whenever one is offered.")
 
     def step(self, obs: Observation) -> Decision:
         priests = [d for d in obs.legal if isinstance(d, DraftPick)
@@ -102,7 +103,7 @@ class SkittishBot(HeuristicBot):
     name = "skittish"
     level = 1
     variant = True
-    description = "The heuristic that withdraws whenever a revealed gesture could remove it."
+    description = _("The heuristic that withdraws whenever a revealed gesture could remove it.")
 
     def step(self, obs: Observation) -> Decision:
         legal = obs.legal
