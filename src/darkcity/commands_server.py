@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -21,6 +21,12 @@ def serve(
     db: Annotated[str | None, typer.Option(
         "--db", help=_("SQLAlchemy database URL (default: darkcity.sqlite3 in the current "
                        "folder)."))] = None,
+    redis: Annotated[str | None, typer.Option(
+        "--redis", help=_("Redis URL: several processes, on any machines, share the rooms "
+                          "(with one PostgreSQL --db; see docs/deploy.md)."))] = None,
+    workers: Annotated[int, typer.Option(
+        "--workers", min=1, help=_("Server processes on this machine, on one port (more "
+                                   "than one needs --redis)."))] = 1,
     lang: LangOption = None,
 ) -> None:
     """Run the web app: rooms in the browser, the app is the Mayor."""
@@ -32,10 +38,23 @@ def serve(
     except ImportError as e:
         raise fail(t, msg("the web app needs its dependencies ({error}); reinstall darkcity",
                           error=str(e))) from None
-    config = ServerConfig.from_env(db_url=db)
+    config = ServerConfig.from_env(db_url=db, redis_url=redis)
+    if workers > 1 and not config.redis_url:
+        raise fail(t, msg("--workers {n} needs --redis: processes share their rooms over "
+                          "Redis", n=workers))
     sys.stderr.write(t.render(msg("darkcity: serving on http://{host}:{port}/ (database: "
                                   "{db})", host=host, port=port, db=config.database)) + "\n")
-    uvicorn.run(create_app(config), host=host, port=port, log_level="warning",
-                ws_max_size=16384, ws_ping_interval=20, ws_ping_timeout=20,
-                ws_per_message_deflate=False,  # small messages: compression costs more
-                ws=os.environ.get("DARKCITY_WS_IMPL", "auto"))
+    if config.redis_url:
+        sys.stderr.write(t.render(msg("darkcity: rooms shared with other processes over "
+                                      "Redis ({n} here)", n=workers)) + "\n")
+    options: dict[str, Any] = dict(
+        host=host, port=port, log_level="warning", ws_max_size=16384, ws_ping_interval=20,
+        ws_ping_timeout=20,
+        ws_per_message_deflate=False,  # small messages: compression costs more
+        ws=os.environ.get("DARKCITY_WS_IMPL", "auto"))
+    if workers == 1:
+        uvicorn.run(create_app(config), **options)
+        return
+    # Each worker builds its app from the environment (uvicorn starts them by name).
+    os.environ.update({"DARKCITY_DB": config.database, "DARKCITY_REDIS": config.redis_url})
+    uvicorn.run("darkcity.server:create_app", factory=True, workers=workers, **options)

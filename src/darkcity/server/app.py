@@ -21,10 +21,10 @@ from darkcity.deck import BOX, PRESETS, card_key
 from darkcity.i18n import Message, msg, negotiate, translator
 from darkcity.server import protocol as p
 from darkcity.server.bots import LEVELS
+from darkcity.server.cluster import Cluster, Routes, make_storage
 from darkcity.server.companion import companion_router
 from darkcity.server.config import ServerConfig
 from darkcity.server.rooms import PACES, Conn, Refusal, Room, RoomManager, plain
-from darkcity.server.storage import Storage
 from darkcity.server.text import catalog
 
 __all__ = ["create_app"]
@@ -83,15 +83,19 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     """The application; rooms are stored at ``config.database``."""
     cfg = config or ServerConfig.from_env()
     state: dict[str, Any] = {}
+    # --redis: rooms shared with other processes (cluster.py); else this one holds all
+    cluster = Cluster(cfg.redis_url, lease_s=cfg.lease_s) if cfg.redis_url else None
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        storage = Storage(cfg.database)
+        storage = make_storage(cfg)
         manager = RoomManager(storage, cfg)
-        resumed = manager.load_active()
+        resumed = manager.load_active() if cluster is None else 0
         if resumed:
             log.info("resumed %d rooms", resumed)
         state["manager"] = manager
+        if cluster is not None:  # it takes over the games nobody runs by itself
+            await cluster.start(manager)
 
         async def clock() -> None:
             while True:
@@ -118,6 +122,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         try:
             yield
         finally:
+            if cluster is not None:
+                await cluster.stop()
             for task in tasks:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -129,6 +135,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                   openapi_url=None)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.include_router(companion_router(cfg))  # the table companion (issue #11)
+    if cluster is not None:  # outermost: a room's requests go to the process that runs it
+        app.add_middleware(Routes, cluster=cluster)
 
     def manager() -> RoomManager:
         m = state["manager"]

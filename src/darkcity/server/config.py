@@ -31,6 +31,8 @@ class ServerConfig:
     """What one server process needs; every field has a ``DARKCITY_<NAME>`` variable."""
 
     db_url: str = ""  # "" -> default_db_url()
+    redis_url: str = ""  # "" -> one process, no Redis; else rooms shared (cluster.py)
+    lease_s: float = 5.0  # a room's ownership lease in Redis (renewed every third of it)
     grace_s: float = 30.0  # a disconnected player is played by a bot after this
     bot_delay_s: float = 0.8  # how long a seated bot "thinks"
     max_message_bytes: int = 4096  # one client message
@@ -48,6 +50,8 @@ class ServerConfig:
         env = os.environ if environ is None else environ
         values: dict[str, object] = {
             "db_url": env.get("DARKCITY_DB", ""),
+            "redis_url": env.get("DARKCITY_REDIS", ""),
+            "lease_s": _float(env, "DARKCITY_LEASE_S", 5.0),
             "grace_s": _float(env, "DARKCITY_GRACE_S", 30.0),
             "bot_delay_s": _float(env, "DARKCITY_BOT_DELAY_S", 0.8),
             "max_message_bytes": _int(env, "DARKCITY_MAX_MESSAGE_BYTES", 4096),

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from darkcity.bots import Bot
 from darkcity.deck import Deck, DeckError, parse_card, preset, presets_for
-from darkcity.game import Game, IllegalDecision, Phase, Settings, TakeDeath, bot_rng
+from darkcity.game import Game, IllegalDecision, Phase, Settings, TakeDeath, bot_rng, restore
 from darkcity.i18n import Message, Translator, error_message, msg, translator
 from darkcity.narration import render
 from darkcity.record import write_record
@@ -374,17 +374,50 @@ class Room:
     def _commit(self, d: Any, source: str, ack: Callable[[int], None] | None = None) -> None:
         game = self.game
         assert game is not None
-        self.storage.append_decision(self.code, self.seq, decision_to_dict(d), source)
+        doc = decision_to_dict(d)
+        decided = len(game.log)
+        game.apply(d)  # in memory only, until stored: nobody is shown anything before
+        try:  # the decision and the room's next deadline (or its end): one transaction
+            self.storage.append_decision(self.code, self.seq, doc, source,
+                                         **self._point_row(self.clock()))
+        except Exception:
+            self.game = restore(game.settings, game.seed, game.log[:decided])
+            raise
         self.seq += 1
         if ack is not None:  # stored first, then acknowledged, then shown
             ack(self.seq)
-        game.apply(d)
         self.bot_due.pop(d.player, None)
         self._decider = d.player
-        self._advance()
+        self._advance(stored=True)
 
-    def _advance(self) -> None:
-        """After any change of the game: reveal, deadlines, bots, what readers see."""
+    def _point_deadline(self, now: float) -> float | None:
+        """The deadline of the decision point the game has just reached (``None``: the
+        game is over); before :meth:`_advance` has moved the room on to it."""
+        game = self.game
+        assert game is not None
+        if game.over:
+            return None
+        counted = self.shown_dp >= 0 and self._last_phase in _COUNTED
+        start = now + BEATS * self.config.beat_s if counted else now
+        extra = 0.0
+        if game.nights and self._fresh_night():
+            extra = len(game.nights[-1].result.events) * self.config.beat_s
+        return start + self.config.decide_s + extra
+
+    def _point_row(self, now: float) -> dict[str, Any]:
+        """What the room's row gets with a decision: a new point's deadline, or the end."""
+        game = self.game
+        assert game is not None
+        dp = game.decision_point()
+        if dp.id == self.shown_dp:
+            return {}
+        if game.over:
+            return {"status": "over", "deadline": (None, None)}
+        return {"deadline": (self._point_deadline(now), dp.id)}
+
+    def _advance(self, stored: bool = False) -> None:
+        """After any change of the game: reveal, deadlines, bots, what readers see
+        (``stored``: the room's row was written with the decision)."""
         game = self.game
         assert game is not None
         dp = game.decision_point()
@@ -392,6 +425,7 @@ class Room:
         if dp.id == self.shown_dp:  # someone decided; the point stays open
             self.broadcast_state(only=self._decider)
             return
+        deadline = self._point_deadline(now)
         previous = self.shown_dp
         self.shown_dp = dp.id
         counted = previous >= 0 and self._last_phase in _COUNTED
@@ -407,20 +441,20 @@ class Room:
             beat = self.config.beat_s
             self.reveal_at = now + BEATS * beat
             start = self.reveal_at
+            self._schedule_reveal(self.reveal_at)
             for c in self.conns:
                 c.send({"type": "count", "start": now, "beat": beat, "beats": BEATS,
                         "server_time": now})
         if game.over:
             self.status = "over"
             self.deadline = None
-            self.storage.save_room(self.code, status="over", deadline=(None, None))
+            if not stored:
+                self.storage.save_room(self.code, status="over", deadline=(None, None))
         else:
-            extra = 0.0
-            if game.nights and self._fresh_night():
-                extra = len(game.nights[-1].result.events) * self.config.beat_s
-            self.deadline = start + self.config.decide_s + extra
+            self.deadline = deadline
             self.deadline_dp = dp.id
-            self.storage.save_room(self.code, deadline=(self.deadline, dp.id))
+            if not stored:
+                self.storage.save_room(self.code, deadline=(self.deadline, dp.id))
         self._schedule_bots(start)
         if self.reveal_at is None:
             if quiet and self._decider is not None:
@@ -497,6 +531,20 @@ class Room:
         for p in game.pending:
             if seats[p] in self.bots:
                 self.bot_due.setdefault(p, at)
+
+    def _schedule_reveal(self, at: float) -> None:
+        """The reveal fires at its instant, on a timer of its own (not the next tick)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop: a test drives the clock, and tick() reveals
+            return
+        loop.call_later(max(0.0, at - self.clock()), self._reveal_due, at)
+
+    def _reveal_due(self, at: float) -> None:
+        if self.reveal_at != at or self.clock() < at - 0.005:
+            return  # revealed already, or a clock of its own (tests): the tick reveals
+        self.reveal_at = min(at, self.clock())
+        self.tick()
 
     def tick(self) -> None:
         """The Mayor's clock: end counts, let bots act, enforce deadlines and the grace."""
@@ -685,6 +733,7 @@ class RoomManager:
         self.config = config
         self.clock = clock
         self.rooms: dict[str, Room] = {}
+        self.lazy = True  # get() loads a stored room; a cluster loads only with the lease
 
     def create(self, body: Any) -> tuple[Room, Member, str]:
         """A new room from a :class:`~darkcity.server.protocol.CreateRoom`; its host."""
@@ -731,7 +780,8 @@ class RoomManager:
     def get(self, code: str) -> Room | None:
         code = code.strip().upper()
         room = self.rooms.get(code)
-        if room is None and len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code):
+        if room is None and self.lazy and len(code) == CODE_LENGTH and \
+                all(ch in CODE_ALPHABET for ch in code):
             room = self.load(code)
         return room
 

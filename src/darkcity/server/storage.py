@@ -28,6 +28,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 
 __all__ = ["Storage", "StoredDecision", "StoredRoom"]
 
@@ -94,7 +95,14 @@ class Storage:
                 # checkpoints run off the event loop (checkpoint()), not inside a commit
                 cur.execute("PRAGMA wal_autocheckpoint=0")
                 cur.close()
-        metadata.create_all(self.engine)
+        for attempt in range(5):  # several processes may start on one new database
+            try:
+                metadata.create_all(self.engine)
+                break
+            except DBAPIError:
+                if attempt == 4:
+                    raise
+                time.sleep(0.2 * (attempt + 1))
         self._conn: Connection | None = None
         self._insert_decision = insert(decisions_table)
 
@@ -154,16 +162,23 @@ class Storage:
                               .values(**values))
 
     def append_decision(self, code: str, seq: int, doc: dict[str, Any], source: str,
-                        deadline: tuple[float | None, int | None] | None = None) -> None:
-        """Store one accepted decision (and the next deadline) in one transaction."""
+                        deadline: tuple[float | None, int | None] | None = None,
+                        status: str | None = None) -> None:
+        """Store one accepted decision (and the next deadline, or the room's new status)
+        in one transaction. A ``seq`` stored already raises ``IntegrityError``."""
         now = time.time()
         with self._tx():
             c = self.conn
             c.execute(self._insert_decision, {"room": code, "seq": seq, "doc": json.dumps(doc),
                                               "source": source, "at": now})
+            values: dict[str, Any] = {}
             if deadline is not None:
+                values["deadline"], values["deadline_dp"] = deadline
+            if status is not None:
+                values["status"] = status
+            if values:
                 c.execute(update(rooms_table).where(rooms_table.c.code == code).values(
-                    updated=now, deadline=deadline[0], deadline_dp=deadline[1]))
+                    updated=now, **values))
 
     def load_room(self, code: str) -> StoredRoom | None:
         with self._tx():

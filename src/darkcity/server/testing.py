@@ -107,6 +107,9 @@ class ScriptedPlayer:
                 self.errors.append(m)
                 decided_at = -1 if m.get("code") in ("counting", "late") else decided_at
                 continue
+            if kind == "welcome":  # (again: the room moved to another process) a decision
+                decided_at = -1  # in flight may not have arrived: decide again if asked
+                continue
             if kind != "state":
                 continue
             v = m["view"]
