@@ -341,3 +341,55 @@ def test_bots_of_the_registry_take_the_other_seats(tmp_path: Path, level: str) -
     assert game.night >= 2 and any(d.player != "Ana" for d in game.log)
     assert json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))["terminal"][
         "bots"] == level
+
+
+def test_the_zombies_choice_says_who_fled_or_fell() -> None:
+    import random
+
+    from darkcity.tui.screens import gone_tonight, zombie_label
+
+    found: set[str] = set()
+    for seed in range(300):
+        game = new_game(seed, ("Ana", "Bia", "Caio", "Duda", "Enzo"))
+        rng = random.Random(seed)
+        while not game.over and game.night < 6:
+            if game.phase is Phase.ZOMBIE:
+                p = game.pending[0]
+                v = view(game, p)
+                fled, fallen = gone_tonight(v)
+                for c in v.choices:
+                    label = zombie_label(c["target"], v, EN)
+                    if c["target"] in fled:
+                        assert "fled: the attack is lost" in label
+                        found.add("fled")
+                    elif c["target"] in fallen:
+                        assert "already fallen" in label
+                        found.add("fallen")
+                    assert "neighbour" in label
+                    mine = next(s.gesture for s in v.seats if s.name == p)
+                    assert ("your target now" in label) == (
+                        mine is not None and c["target"] in mine.targets)
+            choices = game.legal(game.pending[0])
+            game.apply(choices[rng.randrange(len(choices))])
+        if found == {"fled", "fallen"}:
+            break
+    assert found == {"fled", "fallen"}
+
+
+def test_no_rule_ids_in_the_terminals_texts() -> None:
+    from pathlib import Path
+
+    src = Path(screens.__file__).parent
+    texts = [f.read_text(encoding="utf-8") for f in sorted(src.glob("*.py"))]
+    texts.append((src.parent / "commands_play.py").read_text(encoding="utf-8"))
+    ids = re.compile(r"""["'][^"'\n]*\b[RKD]-\d+\b[^"'\n]*["']""")
+    for text in texts:
+        assert not ids.search(text), ids.search(text)
+
+
+def test_journal_tables_keep_their_padding() -> None:
+    game = new_game(2)
+    while game.phase is not Phase.DRAFT:
+        first_choice(game)
+    out = text_of(screens.journals_table(view(game, "Ana"), EN))
+    assert re.search(r"^ 1 Ana ★ ", out, re.M), out
