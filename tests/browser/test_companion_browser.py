@@ -297,10 +297,14 @@ def test_a_whole_game_with_the_special_cast_and_death(browser: Any, table_server
     last = game.players[(game.settings.mayor_seat - 1) % len(game.players)]
     phone.get_by_test_id(f"iam-{last}").click()
     phone.get_by_test_id("panel-phone").wait_for()
+    measures: list[dict[str, Any]] = []
     try:
         for k, rec in enumerate(game.nights):
             final = k == len(game.nights) - 1
             got = d.night(rec, final, phone if k == 0 else None)
+            measures.append({"night": rec.number, "reveal_taps": got["taps"],
+                             "count_ms": [round(b - a, 1) for a, b in
+                                          zip(got["times"], got["times"][1:], strict=False)]})
             _check_night(table_server.base, d.code, rec)
             gaps = [b - a for a, b in zip(got["times"], got["times"][1:], strict=False)]
             assert len(got["times"]) == 4 and max(gaps) - min(gaps) < 50, gaps
@@ -317,6 +321,7 @@ def test_a_whole_game_with_the_special_cast_and_death(browser: Any, table_server
 
         assert replay_table(record).ok
         page.screenshot(path=str(artifacts / "companion-end.png"), full_page=True)
+        (artifacts / "companion-measures.json").write_text(json.dumps(measures, indent=1))
     finally:
         ctx.close()
         phone_ctx.close()

@@ -1,0 +1,145 @@
+"""The table companion's HTTP API (issue #11): set-up refusals in the deck rules'
+words, entries stored before they are answered, Death's secret, the phones, undo, a
+restarted server, the exports, and every text of the page in the catalogs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from darkcity.companion import replay_table
+from darkcity.companion.text import UI, table_catalog
+from darkcity.notation import adjudicate
+from darkcity.server.companion import companion_router
+from darkcity.server.config import ServerConfig
+
+STATIC = Path(__file__).resolve().parent.parent / "src/darkcity/server/static/table"
+PLAYERS = ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred"]
+
+
+def client(db: Path) -> TestClient:
+    app = FastAPI()
+    app.include_router(companion_router(ServerConfig(db_url=f"sqlite:///{db}")))
+    return TestClient(app)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "tables.sqlite3"
+
+
+@pytest.fixture
+def api(db: Path) -> Iterator[TestClient]:
+    with client(db) as c:
+        yield c
+
+
+def new_table(api: TestClient, deck: str = "reporter-death-6") -> tuple[str, dict[str, str]]:
+    r = api.post("/api/tables", json={"players": PLAYERS, "deck": deck,
+                                      "free_xp": {p: "vampire" for p in PLAYERS}})
+    assert r.status_code == 201, r.text
+    return r.json()["code"], {"X-Table-Token": r.json()["token"]}
+
+
+def enter(api: TestClient, code: str, headers: dict[str, str], entry: dict[str, Any],
+          lang: str = "en") -> Any:
+    return api.post(f"/api/tables/{code}/entries?lang={lang}", headers=headers,
+                    json={"entry": entry})
+
+
+def test_every_text_of_the_page_is_in_the_catalogs() -> None:
+    used: set[str] = set()
+    for f in STATIC.glob("*.js"):
+        used |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', f.read_text(encoding="utf-8")))
+    assert used - set(UI) == set()
+    pt = table_catalog("pt_BR")
+    assert pt["calls"]["devil"] == "O Demônio?" and pt["roles"]["demoniac"] == "Possuída"
+    untranslated = [m for m in UI if pt["ui"][m] == m and any(c.isalpha() for c in m)
+                    and m not in ("Total", "XP", "Tick", "Enter:")]
+    assert untranslated == []
+
+
+def test_set_up_refusals_are_the_deck_rules(api: TestClient) -> None:
+    r = api.post("/api/tables/check", json={"players": PLAYERS[:3], "deck": "basic"})
+    assert r.status_code == 400 and "4 to 8 players" in r.json()["message"]
+    r = api.post("/api/tables/check?lang=pt_BR",
+                 json={"players": PLAYERS, "cards": ["vampire:basic:feminine"]})
+    assert r.status_code == 400 and "cartas" in r.json()["message"]
+    r = api.post("/api/tables/check", json={"players": PLAYERS, "deck": "reporter-death-6"})
+    assert r.status_code == 200 and "death" in r.json()["sheet"]
+    r = api.post("/api/tables", json={"players": PLAYERS, "deck": "basic", "free_xp": {}})
+    assert r.status_code == 400 and "free XP" in r.json()["message"]
+
+
+def test_the_secret_the_phones_and_the_mayor(api: TestClient, db: Path) -> None:
+    code, mayor = new_table(api)
+    v = api.get(f"/api/tables/{code}", headers=mayor).json()
+    assert v["reader"] == "mayor" and v["stage"] == "draft" and v["last_drafter"] == "Fred"
+    # a phone is nobody until it takes a seat; it may not enter the Mayor's entries
+    assert api.get(f"/api/tables/{code}").json()["reader"] is None
+    bia = {"X-Table-Token": api.post(f"/api/tables/{code}/seat",
+                                     json={"player": "Bia"}).json()["token"]}
+    fred = {"X-Table-Token": api.post(f"/api/tables/{code}/seat",
+                                      json={"player": "Fred"}).json()["token"]}
+    assert enter(api, code, bia, {"type": "drafted", "death_names": "Ana"}).status_code == 403
+    assert enter(api, code, bia, {"type": "counted"}).status_code == 403
+    # the last drafter writes Death's name on their own phone: nobody else sees it
+    r = enter(api, code, fred, {"type": "drafted", "death_names": "Ana"})
+    assert r.status_code == 200 and r.json()["my_death_names"] == "Ana"
+    seen = api.get(f"/api/tables/{code}", headers=mayor).json()
+    assert seen["death"] == "Fred" and seen["death_named"] and "my_death_names" not in seen
+    assert "Ana" not in str(seen["narration"])
+    # refusals in plain words, in the reader's language
+    enter(api, code, mayor, {"type": "counted"})
+    r = enter(api, code, mayor, {"type": "gesture", "player": "Ana", "shows": "zombie",
+                                 "targets": ["Caio"]}, "pt_BR")
+    assert r.status_code == 400
+    assert r.json()["message"].startswith("Ana: o Zumbi aponta para o vizinho")
+    r = enter(api, code, mayor, {"type": "gesture", "player": "Ana", "shows": "angel",
+                                 "targets": ["Bia"]})
+    assert "not in this deck" in r.json()["message"]
+    # a restarted server goes on where the table was
+    with client(db) as again:
+        v = again.get(f"/api/tables/{code}", headers=mayor).json()
+        assert v["stage"] == "reveal" and v["death"] == "Fred"
+        r = again.post(f"/api/tables/{code}/undo", headers=mayor, json={"what": "entry"})
+        assert r.status_code == 200 and r.json()["stage"] == "count"
+
+
+def test_a_night_exported_and_adjudicated(api: TestClient) -> None:
+    code, mayor = new_table(api, "basic")
+    for e in ({"type": "drafted"}, {"type": "counted"},
+              {"type": "gesture", "player": "Ana", "shows": "vampire", "targets": ["Bia"]},
+              {"type": "gesture", "player": "Bia", "shows": "werewolf", "targets": ["Caio"]},
+              {"type": "gesture", "player": "Caio", "shows": "priest"},
+              {"type": "gesture", "player": "Duda", "shows": "zombie", "targets": ["Caio"]},
+              {"type": "gesture", "player": "Enzo", "shows": "hunter",
+               "targets": ["Ana", "Duda"]},
+              {"type": "gesture", "player": "Fred", "shows": "vampire", "targets": ["Enzo"]},
+              {"type": "revealed"}, {"type": "withdrawal", "player": "Caio", "withdrawal": True},
+              {"type": "withdrawn"}):
+        assert enter(api, code, mayor, e).status_code == 200, e
+    while (v := api.get(f"/api/tables/{code}", headers=mayor).json())["stage"] == "resolution":
+        q = v["question"]
+        cards = {p: {"role": q["role"], "edition": "basic"} for p in q["chosen"]}
+        r = enter(api, code, mayor, {"type": "call", "step": q["step"], "cards": cards})
+        assert r.status_code == 200, r.text
+    assert v["stage"] == "journals" and v["result"]["number"] == 1
+    night = api.get(f"/api/tables/{code}/nights/1").json()
+    assert adjudicate(night)["players"]["Bia"]["fate"] == v["result"]["players"]["Bia"]["fate"]
+    assert api.get(f"/api/tables/{code}/nights/2").status_code == 404
+    record = api.get(f"/api/tables/{code}/record").json()
+    assert record["format"] == "darkcity-table/1" and replay_table(record).ok
+    r = api.post(f"/api/tables/{code}/undo", headers=mayor, json={"what": "night"})
+    assert r.json()["stage"] == "draft" and r.json()["nights"] == 0
+    assert api.get("/api/tables/NOPE99").status_code == 404
