@@ -280,7 +280,7 @@ class StrongBot(Bot):
             if isinstance(d, DraftPick) and d.card not in cards:
                 cards.append(d.card)
         me = f.players.index(f.me)
-        k = max(4, self.params.draft_worlds // max(1, len(cards)))
+        k = max(4, _scaled(self.params.draft_worlds, len(f.players)) // max(1, len(cards)))
         base = self.rng.getrandbits(32)
         values: dict[Card, float] = {}
         cache: _Plans = {}
@@ -324,7 +324,8 @@ class StrongBot(Bot):
                     choices = [GestureChoice(fc.me, g) for g in options]
                     scores = gesture_scores(fc, bc, choices)
                     own = options[max(range(len(options)), key=lambda j: scores[j])]
-            w = World(fc, cards, own, cast, rng, self._planned(fc, bc, cards, cast, rng, cache))
+            w = World(fc, cards, own, cast, rng, self._planned(
+                fc, bc, cards, cast, rng, cache, coarse=len(fc.players) > 6))
             coins = {p: rng.random() for p in fc.players}
             ws = self._withdrawals(w, coins, own, None)
             before = [w.journals[q] for q in fc.players]
@@ -334,9 +335,12 @@ class StrongBot(Bot):
 
     def _planned(self, f: Facts, beliefs: Beliefs, cards: Mapping[str, Card],
                  cast: frozenset[Role], rng: random.Random,
-                 cache: _Plans) -> dict[str, Gesture] | None:
+                 cache: _Plans, *, coarse: bool = False) -> dict[str, Gesture] | None:
         """The others' gestures as the heuristic would make them from the hand
-        each chose from in this deal (its beliefs from the draft), when known."""
+        each chose from in this deal (its beliefs from the draft), when known.
+
+        ``coarse`` (a draft pick at a large table, to keep the decision budget):
+        one plan per player and card, from the first hand drawn for it."""
         hands = beliefs.hands
         if not hands or not self.params.model_gestures:
             return None
@@ -345,7 +349,7 @@ class StrongBot(Bot):
             if q in f.gestures or q == f.death:
                 continue
             c = cards[q]
-            key = (q, c, frozenset(hand))
+            key = (q, c, frozenset() if coarse else frozenset(hand))
             got = cache.get(key)
             if got is None:
                 options = all_gestures(q, c, f.players, cards, cast)
@@ -404,7 +408,7 @@ class StrongBot(Bot):
             scores = gesture_scores(f, beliefs, cands)
             order = sorted(range(len(cands)), key=lambda i: -scores[i] - self.rng.random() * 1e-3)
             cands = [cands[i] for i in order[:p.max_candidates]]
-        k = max(p.min_worlds, min(p.max_worlds, p.budget // len(cands)))
+        k = max(p.min_worlds, min(p.max_worlds, _scaled(p.budget, len(f.players)) // len(cands)))
         me = f.players.index(f.me)
         rows: list[list[float]] = []
         for w, coins in self._worlds(f, beliefs, k, None):
@@ -428,7 +432,7 @@ class StrongBot(Bot):
     def _late(self, f: Facts, beliefs: Beliefs, legal: Sequence[Decision]) -> Decision:
         p = self.params
         own = own_gesture(f)
-        k = max(p.min_worlds, min(p.max_worlds, p.budget // len(legal)))
+        k = max(p.min_worlds, min(p.max_worlds, _scaled(p.budget, len(f.players)) // len(legal)))
         me = f.players.index(f.me)
         zombie = isinstance(legal[0], ZombieChoice)
         known = f.withdrawals if zombie else None
@@ -453,6 +457,12 @@ class StrongBot(Bot):
                 totals[i] -= p.withdraw_margin * k
         best = max(range(len(legal)), key=lambda i: totals[i] + self.rng.random() * 1e-6)
         return legal[best]
+
+
+def _scaled(budget: int, players: int) -> int:
+    """A budget in resolutions, kept at 6 players and below, cut beyond (a world of
+    8 players costs about (8/6)^2 as much: more cards to draw, more gestures)."""
+    return budget if players <= 6 else budget * 36 // (players * players)
 
 
 def _leader_plan(f: Facts, cards: Mapping[str, Card], cast: frozenset[Role],
