@@ -13,10 +13,10 @@ from typing import Any, Final
 
 from darkcity.cast import CAST, PANEL, Effect, Role
 from darkcity.deck import PRESETS
-from darkcity.i18n import _, translator
+from darkcity.i18n import Message, _, translator
 from darkcity.terms import EDITION_NAMES, GENDER_NAMES, role_term
 
-__all__ = ["UI", "catalog"]
+__all__ = ["UI", "catalog", "level_word"]
 
 #: The web UI's texts (English message ids).
 UI: Final = (
@@ -116,6 +116,79 @@ UI: Final = (
     _("Full reveal"),
     _("Download the game record"),
     _("The Mayor says"),
+    _("1 XP from winning"),
+    _("A bot plays this seat."),
+    _("A new game is waiting at this table."),
+    _("A night"),
+    _("Aiming at you:"),
+    _("Attacker"),
+    _("Back to the lobby"),
+    _("Badges"),
+    _("Bot level"),
+    _("Card"),
+    _("Check the code, or ask for a new link."),
+    _("Close"),
+    _("Combat panel: what the attacker (row) does to the target (column)"),
+    _("Disconnected; after the grace period a bot decides for them."),
+    _("Earlier nights"),
+    _("Fate"),
+    _("Join the new game"),
+    _("Join this table"),
+    _("Keep one card; pass the rest on. Open a card to read its rules."),
+    _("Lower the arrow at {player}"),
+    _("Message to the table"),
+    _("No role of this deck harms it."),
+    _("Nobody aims at you tonight."),
+    _("Nothing to any role of this deck."),
+    _("One more XP in the right row meets a victory condition."),
+    _("Only the people seated at the table can write."),
+    _("Play again"),
+    _("Playing with real cards? The companion counts and narrates for your table."),
+    _("Roles: {roles}"),
+    _("Rules"),
+    _("Rules of the cards in play"),
+    _("Send"),
+    _("Shows"),
+    _("Sound when it is my turn"),
+    _("Table chat"),
+    _("Table companion"),
+    _("The Mayor: the first night's active player. The app counts and conducts the game, as "
+      "the Mayor would."),
+    _("The active player: starts tonight's draft; then the player to their left, clockwise, "
+      "each night."),
+    _("The cards in play"),
+    _("The host can start another game with the same seats."),
+    _("The server cannot be reached."),
+    _("There is no room with that code."),
+    _("There is nothing at this address."),
+    _("Tiebreak: the most XP in all wins, then the most rows with XP; players still tied "
+      "share the victory."),
+    _("Time left: {time}"),
+    _("Tonight's gestures"),
+    _("Towards victory"),
+    _("Victory"),
+    _("What each role does to it"),
+    _("What it does to each role"),
+    _("Who"),
+    _("Whom"),
+    _("Withdrawal"),
+    _("Your gesture points at {player}."),
+    _("Your gesture: {gesture}"),
+    _("Your seat."),
+    _("Your turn"),
+    _("arrow lowered"),
+    _("winner"),
+    _("{condition} ({xp} XP in {rows} rows)"),
+    _("{have} / {need} in {role}"),
+    _("{player} took a face-down card."),
+    _("{player}, showing {role}"),
+    _("Phase 1: Draft — keep one card of the hand handed to you, pass the rest to your left."),
+    _("Phase 2: Gestures — on the Mayor's \"1, 2, 3, now!\" everybody shows their gesture "
+      "at once."),
+    _("Phase 3: Withdrawal — anyone may flee the night (no attack, no XP); the target of a "
+      "Creature may not."),
+    _("Phase 4: Resolution — in initiative order (1+, 1, 2 … 8); * never acts."),
+    _("Phase 5: Journal — XP for the goals met; then the next active player."),
 )
 
 GOALS: Final[dict[Role, str]] = {r: CAST[r].goals for r in Role}  # cast.py marks them
@@ -169,6 +242,9 @@ WORDS: Final[dict[str, dict[str, str]]] = {
     "paces": {"relaxed": _("relaxed"), "normal": _("normal"), "fast": _("fast"),
               "custom": _("custom")},
     "levels": {"random": _("random"), "heuristic": _("heuristic"), "strong": _("strong")},
+    "conditions": {"six-roles": _("1 XP in six rows"), "eight-xp": _("8 XP in all"),
+                   "three-pairs": _("2 XP in three rows"), "four-in-one": _("4 XP in one row")},
+    "steps": {"end": _("end of the night")},
     "presets": {
         "basic": _("Basic (12 cards)"),
         "advanced": _("Advanced (12 cards)"),
@@ -182,6 +258,11 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "creature-mummy-6": _("Creatures, Mummy and Voodooist (6-8)"),
     },
 }
+
+
+def level_word(level: str) -> Message:
+    """A bot level's word (``heuristic`` -> "heurístico"), as a message parameter."""
+    return Message(WORDS["levels"].get(level, level))
 
 
 @functools.cache

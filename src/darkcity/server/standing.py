@@ -1,0 +1,85 @@
+"""Where each player stands towards victory, read from a view's public journals.
+
+Everything here asks :mod:`darkcity.journal` (the four conditions, their
+thresholds, the tiebreak's order is the engine's ``victory``); the browser only
+shows the result. Sent with every ``state`` message beside the view it is built
+from, so it holds nothing the reader's view does not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from darkcity.cast import Role, parse_role
+from darkcity.i18n import Translator, msg
+from darkcity.journal import conditions_met, progress, total
+from darkcity.views import SeatView, View
+
+__all__ = ["standing"]
+
+
+def _journal(seat: SeatView) -> dict[Role, int]:
+    out: dict[Role, int] = {}
+    for key, xp in seat.journal:
+        r = parse_role(key)
+        if r is not None:
+            out[r] = xp
+    return out
+
+
+def _sheet(v: View) -> tuple[Role, ...]:
+    return tuple(r for k in v.journal_roles if (r := parse_role(k)) is not None)
+
+
+def _seat(seat: SeatView, sheet: tuple[Role, ...]) -> dict[str, Any]:
+    j = _journal(seat)
+    met = conditions_met(j)
+    near: list[str] = []
+    if not met:  # one XP more in which row would meet a condition
+        for r in sheet:
+            if conditions_met({**j, r: j.get(r, 0) + 1}):
+                near.append(r.key)
+    top = max(j.items(), key=lambda kv: kv[1], default=None)
+    return {
+        "name": seat.name,
+        "xp": total(j),
+        "rows": sum(1 for x in j.values() if x > 0),
+        "progress": [{"condition": c, "have": have, "need": need,
+                      "row": top[0].key if c == "four-in-one" and top and have else None}
+                     for c, have, need in progress(j)],
+        "met": list(met),
+        "near": near,
+    }
+
+
+def _tiebreak(v: View, seats: list[dict[str, Any]], t: Translator) -> str | None:
+    """The tiebreak in plain words, when more than one player met a condition."""
+    candidates = [s for s in seats if s["met"]]
+    if len(candidates) < 2 or not v.winners:
+        return None
+    winners = [s for s in candidates if s["name"] in v.winners]
+    others = [s for s in candidates if s["name"] not in v.winners]
+    names = ", ".join(s["name"] for s in winners)
+    if not others:
+        return t.render(msg("{names} met a victory condition with the same XP ({xp}) and the "
+                            "same number of rows ({rows}): they share the victory.",
+                            names=names, xp=winners[0]["xp"], rows=winners[0]["rows"]))
+    best = max(others, key=lambda s: (s["xp"], s["rows"]))
+    w = winners[0]
+    if w["xp"] > best["xp"]:
+        return t.render(msg("{others} also met a condition, but the tiebreak goes to the most "
+                            "XP: {xp} against {other_xp}.",
+                            others=", ".join(s["name"] for s in others), xp=w["xp"],
+                            other_xp=best["xp"]))
+    return t.render(msg("{others} also met a condition with as much XP ({xp}); the tiebreak "
+                        "then goes to the most rows with XP: {rows} against {other_rows}.",
+                        others=", ".join(s["name"] for s in others), xp=w["xp"],
+                        rows=w["rows"], other_rows=best["rows"]))
+
+
+def standing(v: View, t: Translator) -> dict[str, Any]:
+    """Per seat: XP, rows, progress towards each condition, conditions met, the rows
+    one XP from a win; and once there are winners, the tiebreak explained."""
+    sheet = _sheet(v)
+    seats = [_seat(s, sheet) for s in v.seats]
+    return {"seats": seats, "tiebreak": _tiebreak(v, seats, t)}

@@ -1,0 +1,45 @@
+// The Mayor's "1, 2, 3, now!" and the deadline's countdown. "Now!" falls on the
+// instant of the reveal (start + beats x beat); the countdown is hidden meanwhile.
+import { S, now, update } from "./store.js";
+import { t } from "./i18n.js";
+import { $ } from "./dom.js";
+
+export function startCount(m) {
+  S.counting = m;
+  const V = S.view;
+  if (V) {  // everybody is in: the last decider has decided too
+    const req = new Set(V.required);
+    for (const seat of V.seats) if (req.has(seat.name)) seat.decided = true;
+    V.pending = [];
+  }
+  const words = [t("1"), t("2"), t("3"), t("Now!")];
+  S.countWord = null;
+  S.countOf = m;
+  words.forEach((w, i) => {
+    const at = (m.start + (i + 1) * m.beat - now()) * 1000;
+    setTimeout(() => { if (S.countOf === m) { S.countWord = w; showCount(); } }, Math.max(0, at));
+  });
+  const end = (m.start + m.beats * m.beat - now()) * 1000;
+  setTimeout(() => { if (S.countOf === m) { S.countWord = null; showCount(); } }, Math.max(0, end) + 700);
+}
+
+export function showCount() {
+  const box = $("#count");  // looked up each beat: the page may have been drawn again
+  if (!box) return;
+  box.textContent = S.countWord || "";
+  box.classList.toggle("on", !!S.countWord);
+}
+
+export function tickClock() {
+  const box = $("#countdown");
+  if (!box) return;
+  if (!S.deadline || !S.view || S.view.phase === "over" || S.counting) { box.textContent = ""; box.hidden = true; return; }
+  box.hidden = false;
+  const left = Math.max(0, Math.ceil(S.deadline - now()));
+  box.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  box.classList.toggle("urgent", left <= 5);
+  box.setAttribute("aria-label", t("Time left: {time}", { time: box.textContent }));
+}
+
+export function startClock() { setInterval(tickClock, 200); }
+export { update };

@@ -1,0 +1,139 @@
+// Decisions, with what each needs: the draft hand's cards can be opened before a pick,
+// the withdrawal says who aims at you and showing which role, the Hunter's arrows
+// name their targets, the Zombie's choice names its current target.
+import { S, update } from "./store.js";
+import { t, role, word } from "./i18n.js";
+import { el } from "./dom.js";
+import { send } from "./net.js";
+import { gestureText } from "./reveal.js";
+import { cardInfo } from "./cards.js";
+
+export function targetsOf(choices) {
+  const s = new Set();
+  for (const c of choices) {
+    for (const x of c.targets || []) s.add(x);
+    if (c.target) s.add(c.target);
+    if (c.names) s.add(c.names);
+  }
+  return s;
+}
+
+export function setFilter(name) {
+  update(() => { S.filter = S.filter.includes(name) ? S.filter.filter((x) => x !== name) : [...S.filter, name]; });
+}
+
+function myGesture() {
+  const V = S.view;
+  const seat = V.seats.find((s) => s.name === V.viewer);
+  return seat ? seat.gesture : null;
+}
+
+export function choiceText(c) {
+  switch (c.type) {
+    case "free-xp": return t("Free XP: {role}", { role: role(c.role) });
+    case "draft-pick": return `${role(c.card.role)} · ${word("editions", c.card.edition)} · ${word("genders", c.card.gender)}`;
+    case "face-down-pick": return t("Take a face-down card at random");
+    case "take-death": return t("Take Death and name {player}", { player: c.names });
+    case "look-at-hand": return t("Leave Death and look at the hand");
+    case "gesture": {
+      const parts = [];
+      if (c.shows) parts.push(t("show {role}", { role: role(c.shows) }));
+      if (c.targets) parts.push("→ " + c.targets.join(" & "));
+      if (c.kind) parts.push(t("kind: {role}", { role: role(c.kind) }));
+      if (c.seeks) parts.push(t("seeks: {gender}", { gender: word("genders", c.seeks) }));
+      return parts.length ? parts.join(" ") : t("Make your gesture");
+    }
+    case "withdrawal": {
+      if (c.withdrawal === false) return t("Stay");
+      if (c.withdrawal === true) return t("Withdraw");
+      const g = myGesture();
+      const names = c.withdrawal.map((i) => (g && g.targets[i]) || String(i + 1));
+      return t("Lower the arrow at {player}", { player: names.join(" & ") });
+    }
+    case "zombie": return t("Final victim: {player}", { player: c.target });
+    default: return c.type;
+  }
+}
+
+function decide(c) {
+  if (S.pending || S.counting) return;
+  const decision = Object.assign({}, c);
+  delete decision.player;
+  if (send({ type: "decide", at: S.view.decision_id, decision, ref: String(Date.now()) })) {
+    update(() => { S.pending = true; });
+  }
+}
+
+function aimers() {
+  const V = S.view;
+  const at = V.seats.filter((s) => s.name !== V.viewer && s.gesture && (s.gesture.targets || []).includes(V.viewer));
+  if (!at.length) return el("p", { class: "muted", "data-testid": "aimers", text: t("Nobody aims at you tonight.") });
+  return el("div", { "data-testid": "aimers" }, el("p", { text: t("Aiming at you:") }),
+    el("ul", {}, at.map((s) => el("li", { text: t("{player}, showing {role}", { player: s.name, role: role(s.gesture.shows) }) }))));
+}
+
+function handCards(V) {
+  return el("div", { class: "hand", "data-testid": "hand" }, V.hand.map((c, k) => el("details", { class: "handcard", "data-testid": `hand-card-${k}` },
+    el("summary", { text: `${role(c.role)} · ${word("editions", c.edition)} · ${word("genders", c.gender)}` }), cardInfo(c))));
+}
+
+export function decisionPanel() {
+  const V = S.view;
+  if (V.phase === "over") return null;
+  const box = el("section", { class: "card decide", "data-testid": "decide", "aria-labelledby": "decide-h" });
+  if (V.blind_pick) box.append(el("p", { class: "blind", "data-testid": "blind-pick", text: t("{player} took a face-down card.", { player: V.blind_pick }) }));
+  if (!V.viewer) { box.append(el("p", { class: "muted", id: "decide-h", text: t("You are watching.") })); return box; }
+  const choices = V.choices;
+  if (!choices.length) {
+    const mineDone = V.required.includes(V.viewer);
+    const waiting = V.pending.length && !S.counting ? t("Waiting for {names}.", { names: V.pending.join(", ") }) : "";
+    box.append(el("h2", { id: "decide-h", text: mineDone ? t("You have decided.") : t("Nothing to decide now.") }), el("p", { class: "muted", text: waiting }));
+    if (mineDone && V.phase === "withdrawal") box.append(aimers());
+    return box;
+  }
+  box.append(el("h2", { id: "decide-h", text: word("prompts", V.phase) }));
+  if (V.phase === "draft" && V.hand) {
+    box.append(el("p", { class: "muted", text: t("Keep one card; pass the rest on. Open a card to read its rules.") }), handCards(V));
+  }
+  if (V.phase === "withdrawal") {
+    box.append(aimers());
+    const g = myGesture();
+    if (g && g.targets && g.targets.length) box.append(el("p", { class: "muted", text: t("Your gesture: {gesture}", { gesture: gestureText(g, true) }) }));
+  }
+  if (V.phase === "zombie") {
+    const g = myGesture();
+    if (g && g.targets && g.targets.length) box.append(el("p", { "data-testid": "zombie-target", text: t("Your gesture points at {player}.", { player: g.targets[0] }) }));
+  }
+  let list = choices;
+  const shows = [...new Set(list.filter((c) => c.shows).map((c) => c.shows))];
+  if (shows.length > 1) {
+    box.append(el("p", { text: t("Show which role?") }), el("div", { class: "row wrap" }, shows.map((r, k) =>
+      el("button", { class: `small ${S.shows === r ? "" : "secondary"}`, type: "button", "aria-pressed": String(S.shows === r), "data-testid": `shows-${k}`, text: role(r),
+        onclick: () => update(() => { S.shows = S.shows === r ? null : r; }) }))));
+    list = S.shows ? list.filter((c) => c.shows === S.shows) : [];
+  }
+  if (S.filter.length) list = list.filter((c) => S.filter.every((n) => (c.targets || []).includes(n) || c.target === n || c.names === n));
+  if (targetsOf(choices).size) {
+    box.append(el("p", { class: "muted", text: S.filter.length ? t("Chosen: {names} (click a seat again to clear)", { names: S.filter.join(", ") }) : t("Click seats on the table to choose your targets.") }));
+  }
+  const max = 40;
+  box.append(el("div", { class: "choices" }, list.slice(0, max).map((c, k) =>
+    el("button", { class: c.type === "draft-pick" ? "cardpick" : "choice", type: "button", "data-testid": `choice-${k}`, disabled: S.pending || !!S.counting, text: choiceText(c), onclick: () => decide(c) }))));
+  if (list.length > max) box.append(el("p", { class: "muted", text: t("Click seats to narrow the choice.") }));
+  return box;
+}
+
+export function yourCard() {
+  const V = S.view;
+  if (!V.viewer) return null;
+  const seat = V.seats.find((s) => s.name === V.viewer);
+  const last = S.history.length ? S.history[S.history.length - 1] : null;
+  const before = last && !seat.card ? (new Map(last.cards)).get(V.viewer) : null;
+  const card = (seat && seat.card) || before;
+  const box = el("section", { class: "card yours", "data-testid": "your-card", "aria-labelledby": "yours-h" },
+    el("h2", { id: "yours-h", text: before ? t("Your card last night") : t("Your card") }));
+  if (V.hand) box.append(el("p", { class: "muted", text: t("Your hand: {cards}", { cards: V.hand.map((c) => role(c.role)).join(", ") }) }));
+  if (!card) { box.append(el("p", { class: "muted", text: t("No card yet.") })); return box; }
+  box.append(cardInfo(card, { heading: "div" }));
+  return box;
+}

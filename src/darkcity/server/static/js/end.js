@@ -1,0 +1,38 @@
+// The end: who won and by which condition, the tiebreak in plain words, "Play again"
+// (same seats, settings and bots) and "Back to the lobby"; the game's record.
+import { S, isHost } from "./store.js";
+import { t, word } from "./i18n.js";
+import { el } from "./dom.js";
+import { post, followNext } from "./net.js";
+
+async function playAgain() {
+  const r = await post(`/api/rooms/${encodeURIComponent(S.code)}/again`, { token: S.token || "" });
+  if (r) followNext(r.code);
+}
+
+export function endPanel() {
+  const V = S.view;
+  const st = S.standing;
+  const byName = new Map(st ? st.seats.map((s) => [s.name, s]) : []);
+  const box = el("section", { class: "card end", "data-testid": "victory", "aria-labelledby": "end-h" },
+    el("h2", { id: "end-h", text: V.winners.length ? t("Winners: {names}", { names: V.winners.join(", ") }) : t("The game is over") }));
+  box.append(el("ul", { class: "met", "data-testid": "conditions" }, V.winners.map((w) => {
+    const s = byName.get(w);
+    const met = s ? s.met.map((c) => word("conditions", c)).join(", ") : "";
+    return el("li", {}, el("strong", { text: w }), " — ",
+      t("{condition} ({xp} XP in {rows} rows)", { condition: met, xp: s ? s.xp : 0, rows: s ? s.rows : 0 }));
+  })));
+  if (st && st.tiebreak) box.append(el("p", { class: "tiebreak", "data-testid": "tiebreak", text: st.tiebreak }));
+  const actions = el("div", { class: "row wrap actions" });
+  if (S.lobby && S.lobby.next) {
+    actions.append(el("button", { type: "button", "data-testid": "next-game", text: t("Join the new game"), onclick: () => followNext(S.lobby.next) }));
+  } else if (isHost()) {
+    actions.append(el("button", { type: "button", "data-testid": "play-again", text: t("Play again"), onclick: playAgain }));
+  } else {
+    actions.append(el("p", { class: "muted", text: t("The host can start another game with the same seats.") }));
+  }
+  actions.append(el("a", { class: "button secondary", href: "/", "data-testid": "back-lobby", text: t("Back to the lobby") }),
+    el("a", { class: "button secondary", href: `/api/rooms/${S.code}/record`, download: `darkcity-${S.code}.json`, "data-testid": "record", text: t("Download the game record") }));
+  box.append(actions);
+  return box;
+}

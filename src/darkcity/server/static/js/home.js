@@ -1,0 +1,89 @@
+// The home page: create a room, join one by its code, the table companion.
+import { S, update } from "./store.js";
+import { t, role, word, chooseLanguage } from "./i18n.js";
+import { el } from "./dom.js";
+import { post, tokenKey } from "./net.js";
+
+function enter(r) {
+  localStorage.setItem(tokenKey(r.code), r.token);
+  location.href = `/r/${r.code}`;
+}
+
+export function langSwitch(after) {
+  return el("select", { class: "lang", "aria-label": t("Language"), "data-testid": "lang",
+    onchange: async (ev) => { await chooseLanguage(ev.target.value); if (after) after(); update(); } },
+  el("option", { value: "en", text: "English", selected: S.lang === "en" }),
+  el("option", { value: "pt_BR", text: "Português", selected: S.lang === "pt_BR" }));
+}
+
+function field(id, label, input) { input.id = id; return el("div", { class: "field" }, el("label", { for: id, text: label }), input); }
+
+export function homePage() {
+  const players = el("input", { type: "number", min: 4, max: 8, value: 6, "data-testid": "players" });
+  const deck = el("select", { "data-testid": "deck" });
+  const cast = el("fieldset", { class: "cast hidden", "data-testid": "custom-cast" },
+    el("legend", { text: t("Custom cast") }),
+    S.meta.box.map((k, i) => {
+      const [r, ed, g] = k.split(":");
+      return el("label", { class: "castcard", for: `cast-${i}` }, el("input", { type: "checkbox", value: k, id: `cast-${i}` }),
+        ` ${role(r)} · ${word("editions", ed)} · ${word("genders", g)}`);
+    }));
+  function fillDecks() {
+    const n = Number(players.value);
+    deck.replaceChildren(...S.meta.presets.filter((p) => p.min <= n && n <= p.max)
+      .map((p) => el("option", { value: p.name, text: word("presets", p.name) })),
+    el("option", { value: "custom", text: t("Custom cast") }));
+    cast.classList.toggle("hidden", deck.value !== "custom");
+  }
+  fillDecks();
+  players.addEventListener("change", fillDecks);
+  deck.addEventListener("change", () => cast.classList.toggle("hidden", deck.value !== "custom"));
+  const pace = el("select", { "data-testid": "pace" },
+    Object.keys(S.meta.paces).map((k) => el("option", { value: k, text: word("paces", k), selected: k === "normal" })));
+  const level = el("select", { "data-testid": "timeout-level" },
+    S.meta.levels.map((k) => el("option", { value: k, text: word("levels", k), selected: k === "heuristic" })));
+  const lang = el("select", {},
+    el("option", { value: "en", text: "English", selected: S.lang === "en" }),
+    el("option", { value: "pt_BR", text: "Português", selected: S.lang === "pt_BR" }));
+  const name = el("input", { maxlength: 24, required: true, "data-testid": "name", autocomplete: "nickname" });
+  const create = el("form", { class: "card", "data-testid": "create-form", "aria-labelledby": "create-h", onsubmit: async (ev) => {
+    ev.preventDefault();
+    const body = { name: name.value, players: Number(players.value), pace: pace.value, lang: lang.value, timeout_level: level.value };
+    if (deck.value === "custom") body.cards = [...cast.querySelectorAll("input:checked")].map((i) => i.value);
+    else body.deck = deck.value;
+    const r = await post("/api/rooms", body);
+    if (r) enter(r);
+  } },
+  el("h2", { id: "create-h", text: t("Create a room") }),
+  field("name", t("Your name"), name), field("players", t("Players"), players), field("deck", t("Deck"), deck), cast,
+  field("pace", t("Pace"), pace), field("room-lang", t("Language"), lang),
+  field("level", t("A player who runs out of time is played by a bot of level"), level),
+  el("button", { type: "submit", "data-testid": "create", text: t("Create room") }));
+  const code = el("input", { maxlength: 12, "data-testid": "join-code", autocomplete: "off" });
+  const jname = el("input", { maxlength: 24, "data-testid": "join-name", autocomplete: "nickname" });
+  const join = el("form", { class: "card", "aria-labelledby": "join-h", onsubmit: async (ev) => {
+    ev.preventDefault();
+    const c = code.value.trim().toUpperCase();
+    const r = await post(`/api/rooms/${encodeURIComponent(c)}/join`, { name: jname.value });
+    if (r) enter(r);
+  } },
+  el("h2", { id: "join-h", text: t("Join a room") }),
+  field("code", t("Room code"), code), field("join-name", t("Your name"), jname),
+  el("div", { class: "row" },
+    el("button", { type: "submit", "data-testid": "join", text: t("Join") }),
+    el("button", { type: "button", class: "secondary", text: t("Watch"),
+      onclick: () => { location.href = `/r/${encodeURIComponent(code.value.trim().toUpperCase())}`; } })));
+  return el("main", { class: "home" },
+    el("header", { class: "hero" }, el("h1", { text: "Dark City" }),
+      el("p", { text: t("Friends at a virtual table; the app is the Mayor.") }),
+      el("div", { class: "row wrap" }, langSwitch(),
+        el("a", { href: "/table", class: "button secondary", "data-testid": "companion-link", text: t("Table companion") }),
+        el("span", { class: "muted", text: t("Playing with real cards? The companion counts and narrates for your table.") }))),
+    el("div", { class: "forms" }, create, join));
+}
+
+export function notFoundPage() {
+  return el("main", { class: "home" }, el("header", { class: "hero" }, el("h1", { text: "Dark City" })),
+    el("section", { class: "card", "data-testid": "not-found" }, el("h2", { text: t("There is nothing at this address.") }),
+      el("a", { class: "button", href: "/", text: t("Back to the lobby") })));
+}

@@ -1,0 +1,45 @@
+// The lobby: the circle of seats, sitting, bots, the host's controls and the start.
+import { S, me, isHost } from "./store.js";
+import { t, word, role } from "./i18n.js";
+import { el } from "./dom.js";
+import { send } from "./net.js";
+import { circle, badge } from "./table.js";
+import { joinPanel } from "./join.js";
+
+function seatNode(s) {
+  const mine = me();
+  const kids = [el("div", { class: "seatname", text: s.name || t("Free seat") })];
+  if (s.kind === "bot") kids.push(badge(t("bot: {level}", { level: word("levels", s.level) })));
+  if (s.host) kids.push(badge(t("host"), "host"));
+  if (s.kind === "human" && !s.online) kids.push(badge(t("away"), "away"));
+  if (s.kind === "empty" && S.member !== null) kids.push(el("button", { class: "small", type: "button", "data-testid": `sit-${s.seat}`, text: t("Sit here"), onclick: () => send({ type: "sit", seat: s.seat }) }));
+  if (isHost()) {
+    if (s.kind === "empty") {
+      const lv = el("select", { "data-testid": `bot-level-${s.seat}`, "aria-label": t("Bot level") },
+        S.meta.levels.map((k) => el("option", { value: k, text: word("levels", k), selected: k === "heuristic" })));
+      kids.push(el("div", { class: "row" }, lv, el("button", { class: "small secondary", type: "button", "data-testid": `add-bot-${s.seat}`, text: t("Add a bot"), onclick: () => send({ type: "add-bot", seat: s.seat, level: lv.value }) })));
+    } else if (s.member !== S.member) {
+      kids.push(el("button", { class: "small secondary", type: "button", "data-testid": `remove-${s.seat}`, text: t("Remove"), onclick: () => send({ type: "remove", seat: s.seat }) }));
+      if (s.kind === "human") kids.push(el("button", { class: "small secondary", type: "button", text: t("Make host"), onclick: () => send({ type: "make-host", seat: s.seat }) }));
+    }
+  }
+  return el("div", { class: `seat ${s.kind} ${mine && mine.seat === s.seat ? "me" : ""}`, "data-testid": `seat-${s.seat}` }, kids);
+}
+
+export function lobbyView() {
+  const L = S.lobby;
+  const mine = me();
+  const c = L.config;
+  const deck = c.deck === "custom" ? t("Custom cast") : word("presets", c.deck);
+  const info = el("section", { class: "card lobbyinfo", "aria-labelledby": "lobby-h" },
+    el("h2", { id: "lobby-h", text: t("Waiting for players") }),
+    el("p", { text: t("Share the code {code} or the link.", { code: S.code }) }),
+    el("p", { class: "muted", text: t("{n} players · deck: {deck} · pace: {pace}", { n: c.players, deck, pace: word("paces", c.pace) }) }),
+    c.roles ? el("p", { class: "muted", text: t("Roles: {roles}", { roles: c.roles.map(role).join(", ") }) }) : null,
+    mine ? el("button", { class: "secondary small", type: "button", text: t("Stand up"), onclick: () => send({ type: "stand" }) }) : null,
+    L.watchers.length ? el("p", { class: "muted", text: t("Not seated: {names}", { names: L.watchers.join(", ") }) }) : null,
+    isHost() ? el("button", { type: "button", "data-testid": "start", text: t("Start the game"), onclick: () => send({ type: "start" }) }) : el("p", { class: "muted", text: t("The host starts the game.") }));
+  return el("div", { class: "lobby" },
+    el("div", { class: "tablewrap" }, circle(L.seats.map(seatNode), el("div", { class: "center" }, el("div", { class: "phase", text: t("Lobby") })))),
+    el("div", { class: "panels" }, joinPanel(), info));
+}

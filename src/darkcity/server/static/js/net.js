@@ -1,0 +1,121 @@
+// The connection to the room: one WebSocket, reconnected with a growing pause, and
+// never again once the server has said the room is not there (or refused us).
+import { S, update } from "./store.js";
+import { t } from "./i18n.js";
+import { toast } from "./dom.js";
+import { startCount } from "./clock.js";
+import { newState } from "./story.js";
+import { attention } from "./attention.js";
+
+const FATAL = new Set(["no-room", "room-busy", "closed"]);
+let timer = null;
+
+export function tokenKey(code) { return `darkcity:token:${code}`; }
+
+export function connect() {
+  if (S.fatal || !S.code) return;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/${S.code}?lang=${S.lang}`);
+  S.ws = ws;
+  S.attempts += 1;
+  ws.onopen = () => {
+    S.history = [];
+    S.fresh = true;  // the first state of a connection is shown, not told again
+    ws.send(JSON.stringify({ type: "hello", token: S.token, lang: S.lang }));
+    ping();
+  };
+  ws.onmessage = (ev) => {
+    let m;
+    try { m = JSON.parse(ev.data); } catch { return; }
+    onMessage(m);
+  };
+  ws.onclose = () => {
+    if (S.ws !== ws) return;
+    S.online = false;
+    update();
+    if (S.fatal) return;
+    // 1 s, 2 s, 4 s ... 15 s: a server that is down is not hammered.
+    const wait = Math.min(15000, 1000 * 2 ** Math.min(4, S.retry || 0));
+    S.retry = (S.retry || 0) + 1;
+    clearTimeout(timer);
+    timer = setTimeout(connect, wait);
+  };
+}
+
+// A new connection in another language (the old one is closed by us, not lost).
+export function reconnect() {
+  const old = S.ws;
+  S.ws = null;
+  if (old) old.close();
+  S.retry = 0;
+  connect();
+}
+
+export function send(obj) {
+  if (S.ws && S.ws.readyState === 1) { S.ws.send(JSON.stringify(obj)); return true; }
+  return false;
+}
+export function ping() { send({ type: "ping", t: Date.now() / 1000 }); }
+setInterval(() => { if (S.code && !S.fatal) ping(); }, 15000);
+
+export async function post(url, body) {
+  let r;
+  try {
+    r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "Accept-Language": S.lang },
+      body: JSON.stringify(body) });
+  } catch {
+    toast(t("The server cannot be reached."), "error");
+    return null;
+  }
+  const doc = await r.json().catch(() => ({}));
+  if (!r.ok) { toast(doc.message || t("Something went wrong."), "error"); return null; }
+  return doc;
+}
+
+function onMessage(m) {
+  switch (m.type) {
+    case "welcome": S.member = m.member; S.online = true; S.retry = 0; break;
+    case "pong": S.offset = m.server_time - (m.t + Date.now() / 1000) / 2; break;
+    case "lobby":
+      if (m.lobby.next && !(S.lobby && S.lobby.next)) toast(t("A new game is waiting at this table."), "notice");
+      S.lobby = m.lobby;
+      break;
+    case "state": newState(m); break;
+    case "progress": {
+      const V = S.view;
+      if (!V) return;
+      if ("deadline" in m) { V.decision_id = m.decision_id; S.deadline = m.deadline; }
+      if (V.decision_id !== m.decision_id) return;
+      V.required = m.required; V.pending = m.pending;
+      const req = new Set(m.required), pend = new Set(m.pending);
+      for (const seat of V.seats) seat.decided = req.has(seat.name) ? !pend.has(seat.name) : null;
+      break;
+    }
+    case "count": startCount(m); break;
+    case "ack": S.pending = false; break;
+    case "notice": S.notices.push(m.message); toast(m.message, "notice"); break;
+    case "chat-log": S.chat = m.lines; break;
+    case "chat": S.chat = [...S.chat.slice(-199), m.line]; attention.chat(m.line); break;
+    case "error":
+      S.pending = false;
+      if (FATAL.has(m.code)) {
+        S.fatal = m.message;
+        const ws = S.ws;
+        S.ws = null;
+        if (ws) ws.close();
+      } else {
+        toast(m.message, "error");
+      }
+      if (m.code === "removed") { localStorage.removeItem(tokenKey(S.code)); S.token = null; }
+      break;
+    default: return;
+  }
+  update();
+}
+
+// "Play again": the same people at the same seats of a new room; the seat link of
+// this room works there too.
+export function followNext(code) {
+  if (S.token) localStorage.setItem(tokenKey(code), S.token);
+  location.href = `/r/${encodeURIComponent(code)}`;
+}

@@ -1,0 +1,104 @@
+// The reveal: every gesture as an arrow from its maker to each target, in the maker's
+// own colour, labelled on the arrow itself; arrows at the reader stand out; after the
+// withdrawal, lowered arrows and fled players are drawn as such. The same facts as a
+// "who -> whom" table beside the circle (what a screen reader reads).
+import { S, seatIndex } from "./store.js";
+import { t, role, word } from "./i18n.js";
+import { el, svg } from "./dom.js";
+
+// One colour per seat, readable on the dark table (and told apart from each other).
+export const COLOURS = ["#ff6b6b", "#4dabf7", "#ffd43b", "#69db7c", "#da77f2", "#ff922b", "#3bc9db", "#f783ac"];
+
+export function gestureText(g, full) {
+  if (!g) return "";
+  const parts = [role(g.shows)];
+  if (g.kind) parts.push(t("kind: {role}", { role: role(g.kind) }));
+  if (g.seeks) parts.push(t("seeks: {gender}", { gender: word("genders", g.seeks) }));
+  if (full && g.targets && g.targets.length) parts.push("→ " + g.targets.join(" & "));
+  if (g.names) parts.push(t("names {player}", { player: g.names }));
+  return parts.join(" · ");
+}
+
+// [name, gesture] pairs and the withdrawals (Map name -> true | [arrow indices]).
+export function arrowsOf(view, gestures, withdrawals) {
+  const idx = seatIndex(view);
+  const out = [];
+  for (const [p, g] of gestures) {
+    if (!g || !g.targets || !idx.has(p)) continue;
+    const w = withdrawals.get(p);
+    g.targets.forEach((tg, k) => {
+      if (!idx.has(tg)) return;
+      out.push({ from: idx.get(p), to: idx.get(tg), maker: p, target: tg, label: role(g.shows),
+        k, of: g.targets.length, fled: w === true, lowered: Array.isArray(w) && w.includes(k),
+        atMe: view.viewer !== null && tg === view.viewer });
+    });
+  }
+  return out;
+}
+
+const pos = (i, n) => { const a = (Math.PI * 2 * i) / n + Math.PI / 2; return [50 + 40 * Math.cos(a), 50 + 40 * Math.sin(a)]; };
+
+export function arrowLayer(arrows, n) {
+  const defs = svg("defs", {}, COLOURS.map((c, i) => svg("marker", { id: `head-${i}`, markerWidth: 5, markerHeight: 5, refX: 4, refY: 2.5, orient: "auto", markerUnits: "strokeWidth" },
+    svg("path", { d: "M0,0 L5,2.5 L0,5 z", fill: c }))));
+  const layer = svg("svg", { viewBox: "0 0 100 100", class: "arrows", "data-testid": "arrows", "aria-hidden": "true", focusable: "false" }, defs);
+  const labels = [];
+  for (const a of arrows) {
+    const [x1, y1] = pos(a.from, n), [x2, y2] = pos(a.to, n);
+    const bend = (a.k - (a.of - 1) / 2) * 5;
+    const dx = x2 - x1, dy = y2 - y1, len = Math.hypot(dx, dy) || 1;
+    // control point: off the chord, to the maker's right, more for a second arrow
+    const cx = (x1 + x2) / 2 + (dy / len) * (6 + bend), cy = (y1 + y2) / 2 - (dx / len) * (6 + bend);
+    const sx = x1 + dx * 0.13, sy = y1 + dy * 0.13, ex = x2 - dx * 0.15, ey = y2 - dy * 0.15;
+    const colour = COLOURS[a.from % COLOURS.length];
+    const cls = ["arrow", a.atMe ? "at-me" : "", a.lowered ? "lowered" : "", a.fled ? "fled" : ""].join(" ");
+    layer.append(svg("path", { d: `M${sx},${sy} Q${cx},${cy} ${ex},${ey}`, class: cls, stroke: colour,
+      "marker-end": `url(#head-${a.from % COLOURS.length})`, "data-from": a.maker, "data-to": a.target }));
+    // the label sits on the curve itself (its middle point), in the arrow's colour
+    const lx = 0.25 * sx + 0.5 * cx + 0.25 * ex, ly = 0.25 * sy + 0.5 * cy + 0.25 * ey;
+    labels.push(svg("text", { x: lx.toFixed(2), y: (ly + 0.9).toFixed(2), class: `label ${a.lowered || a.fled ? "off" : ""}`, fill: colour, text: a.label }));
+  }
+  labels.forEach((l) => layer.append(l));  // above every arrow
+  return layer;
+}
+
+export function whoWhom(view, gestures, withdrawals, caption) {
+  const idx = seatIndex(view);
+  const rows = gestures.filter(([, g]) => g).map(([p, g]) => {
+    const w = withdrawals.get(p);
+    const targets = (g.targets || []).map((tg, k) => {
+      const lowered = Array.isArray(w) && w.includes(k);
+      return el("span", { class: `target ${lowered ? "lowered" : ""} ${tg === view.viewer ? "at-me" : ""}` },
+        tg + (lowered ? ` (${t("arrow lowered")})` : ""));
+    });
+    const what = [];
+    if (g.kind) what.push(t("kind: {role}", { role: role(g.kind) }));
+    if (g.seeks) what.push(t("seeks: {gender}", { gender: word("genders", g.seeks) }));
+    const colour = COLOURS[(idx.get(p) || 0) % COLOURS.length];
+    return el("tr", { class: w === true ? "fled" : "" },
+      el("th", { scope: "row" }, el("span", { class: "swatch", style: `background:${colour}`, "aria-hidden": "true" }), p),
+      el("td", { text: role(g.shows) }),
+      el("td", {}, targets.length ? targets.flatMap((x, i) => (i ? [", ", x] : [x])) : what.join(" · ") || "—"),
+      el("td", { text: w === true ? t("withdrew") : "" }));
+  });
+  return el("table", { class: "whowhom", "data-testid": "who-whom" },
+    el("caption", { text: caption }),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("Who") }), el("th", { scope: "col", text: t("Shows") }),
+      el("th", { scope: "col", text: t("Whom") }), el("th", { scope: "col", text: t("Withdrawal") }))),
+    el("tbody", {}, rows));
+}
+
+// What the circle shows now: tonight's revealed gestures, or the last night's.
+export function revealNow(view) {
+  const inNight = ["withdrawal", "zombie"].includes(view.phase);
+  if (inNight) {
+    const g = view.seats.map((s) => [s.name, s.gesture]);
+    const w = new Map(view.seats.filter((s) => s.withdrawal !== null).map((s) => [s.name, s.withdrawal]));
+    return { gestures: g, withdrawals: w, caption: t("Tonight's gestures") };
+  }
+  const last = S.history.length ? S.history[S.history.length - 1] : null;
+  if (last && ["over", "draft", "setup"].includes(view.phase)) {
+    return { gestures: last.gestures, withdrawals: new Map(last.withdrawals), caption: t("Night {n}", { n: last.number }) };
+  }
+  return null;
+}

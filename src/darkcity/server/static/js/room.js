@@ -1,0 +1,75 @@
+// A room's page: the bar (code, links, rules, language), then the lobby or the game.
+import { S, update } from "./store.js";
+import { t, word } from "./i18n.js";
+import { el, toast } from "./dom.js";
+import { reconnect } from "./net.js";
+import { langSwitch } from "./home.js";
+import { lobbyView } from "./lobby.js";
+import { gameCircle } from "./table.js";
+import { revealNow, whoWhom } from "./reveal.js";
+import { decisionPanel, yourCard } from "./decide.js";
+import { storyPanel, telling } from "./story.js";
+import { journalPanel } from "./journals.js";
+import { endPanel } from "./end.js";
+import { chatPanel } from "./chat.js";
+import { helpButton, helpDialog } from "./help.js";
+import { attention } from "./attention.js";
+
+function copy(text) {
+  (navigator.clipboard ? navigator.clipboard.writeText(text) : Promise.reject()).then(
+    () => toast(t("Copied."), "ok"), () => window.prompt(t("Copy this:"), text));
+}
+
+function bar() {
+  const link = `${location.origin}/r/${S.code}`;
+  return el("header", { class: "bar" },
+    el("a", { href: "/", class: "brand", text: "Dark City" }),
+    el("span", { class: "code", "data-testid": "room-code", title: t("Room code") }, S.code),
+    S.fatal ? null : el("button", { class: "secondary small", type: "button", text: t("Copy link"), onclick: () => copy(link) }),
+    S.token && !S.fatal ? el("button", { class: "secondary small", type: "button", "data-testid": "seat-link", text: t("Seat link for another device"),
+      onclick: () => copy(`${link}#token=${S.token}`) }) : null,
+    S.fatal ? null : helpButton(),
+    S.fatal ? null : el("label", { class: "toggle" }, el("input", { type: "checkbox", checked: S.sound, "data-testid": "sound",
+      onchange: (ev) => { attention.toggle(ev.target.checked); update(); } }), t("Sound when it is my turn")),
+    el("span", { class: `dot ${S.online ? "on" : "off"}`, role: "img", "aria-label": S.online ? t("Connected") : t("Reconnecting…"), title: S.online ? t("Connected") : t("Reconnecting…") }),
+    langSwitch(() => { if (S.code && !S.fatal) reconnect(); }));
+}
+
+function fatalPanel() {
+  return el("main", { class: "home" }, el("section", { class: "card fatal", role: "alert", "data-testid": "fatal" },
+    el("h2", { text: S.fatal }),
+    el("p", { class: "muted", text: t("Check the code, or ask for a new link.") }),
+    el("a", { class: "button", href: "/", text: t("Back to the lobby") })));
+}
+
+function noticesPanel() {
+  if (!S.notices.length) return null;
+  return el("section", { class: "card notices", "aria-labelledby": "notices-h" }, el("h2", { id: "notices-h", text: t("The Mayor says") }),
+    el("ul", {}, S.notices.slice(-6).map((n) => el("li", { text: n }))));
+}
+
+function gameView() {
+  const V = S.view;
+  if (!V) return el("p", { class: "loading", text: t("Connecting…") });
+  const phaseText = V.phase === "over" ? t("The game is over") : t("Night {n} · {phase}", { n: V.night, phase: word("phases", V.phase) });
+  const r = revealNow(V);
+  const center = el("div", { class: "center" },
+    el("div", { class: "phase", "data-testid": "phase", "data-phase": V.phase, text: phaseText }),
+    el("div", { id: "countdown", "data-testid": "countdown", role: "timer" }),
+    el("div", { id: "count", class: `count ${S.countWord ? "on" : ""}`, "aria-live": "assertive", "data-testid": "count", text: S.countWord || "" }),
+    r ? el("div", { class: "muted", text: r.caption }) : null);
+  const over = V.phase === "over" && !telling();  // the last night is told first
+  return el("div", { class: "gamepage" },
+    over ? endPanel() : null,
+    el("div", { class: "game" },
+      el("div", { class: "tablewrap" }, gameCircle(center), r ? whoWhom(V, r.gestures, r.withdrawals, r.caption) : null),
+      el("div", { class: "panels" }, decisionPanel(), yourCard(), storyPanel(), journalPanel(), noticesPanel(), chatPanel())));
+}
+
+export function roomPage() {
+  const body = S.fatal ? fatalPanel()
+    : !S.lobby ? el("p", { class: "loading", text: t("Connecting…") })
+      : S.lobby.status === "lobby" ? el("div", {}, lobbyView(), el("div", { class: "lobbychat" }, chatPanel()))
+        : gameView();
+  return el("div", { class: "room" }, bar(), el("main", { id: "main" }, body), helpDialog());
+}

@@ -1,0 +1,117 @@
+// The night told, then the game's story. A finished night is told one line per beat
+// of the Mayor's count; each player's journal changes when the narration reaches
+// that player's XP line. Every earlier night can be opened at any time.
+import { S, update } from "./store.js";
+import { t, role, word } from "./i18n.js";
+import { el, append } from "./dom.js";
+import { gestureText } from "./reveal.js";
+
+let teller = null;
+
+export function newState(m) {
+  const V = m.view;
+  const prev = S.view;
+  const known = S.history.length;
+  if (V.history.length && V.history[0].number === S.history.length + 1) S.history.push(...V.history);
+  else if (V.history.length) S.history = S.history.slice(0, V.history[0].number - 1).concat(V.history);
+  if (!prev || prev.decision_id !== V.decision_id) { S.filter = []; S.shows = null; }
+  const newest = S.history.length ? S.history[S.history.length - 1] : null;
+  if (!S.fresh && prev && newest && S.history.length > known) {
+    S.before = new Map(prev.seats.map((s) => [s.name, s.journal]));
+    S.standingBefore = S.standing;
+    S.story = { night: newest.number, start: Date.now(), shown: 0, total: newest.events.length };
+    tell();
+  } else if (S.fresh || !prev) {
+    S.story = { night: newest ? newest.number : 0, start: 0, shown: Infinity, total: 0 };
+  }
+  S.fresh = false;
+  S.view = V;
+  S.standing = m.standing || null;
+  S.deadline = m.deadline;
+  S.counting = null;
+  S.pending = false;
+}
+
+function beatMs() { return Math.max(0, (S.lobby && S.lobby.config.beat_s) || 0) * 1000; }
+
+function tell() {
+  clearTimeout(teller);
+  const step = () => {
+    const st = S.story;
+    const beat = beatMs();
+    st.shown = beat ? 1 + Math.floor((Date.now() - st.start) / beat) : Infinity;
+    update();
+    if (st.shown < st.total) teller = setTimeout(step, beat);
+  };
+  step();
+}
+
+export function telling() { return S.story.shown < S.story.total; }
+
+// The journal a reader sees for a player: the one before tonight until the narration
+// has told that player's XP.
+export function journalOf(seat) {
+  if (!telling() || !S.before.has(seat.name)) return seat.journal;
+  const night = S.history[S.history.length - 1];
+  const told = night.events.slice(0, S.story.shown);
+  return told.some((e) => e.event === "xp" && e.player === seat.name) ? seat.journal : S.before.get(seat.name);
+}
+export function standingNow() { return telling() ? S.standingBefore || null : S.standing; }
+
+function stepLabel(step) { return step === "end" ? word("steps", "end") : step; }
+
+function eventList(events, testid) {
+  return el("ol", { class: "events", "data-testid": testid }, events.map((e) =>
+    el("li", { class: `ev ev-${e.event}` }, el("span", { class: "step", text: stepLabel(e.step) }), " ", e.text)));
+}
+
+function nightSummary(n) {
+  const fates = new Map(n.fates), marks = new Map(n.marks), cards = new Map(n.cards);
+  const withdrawals = new Map(n.withdrawals);
+  const rows = n.gestures.map(([p, g]) => {
+    const c = cards.get(p);
+    const w = withdrawals.get(p);
+    const fate = fates.get(p);
+    const mk = (marks.get(p) || []).map((x) => word("marks", x));
+    return el("tr", {},
+      el("th", { scope: "row", text: p }),
+      el("td", { text: c ? role(c.role) : "" }),
+      el("td", { text: gestureText(g, true) + (w === true ? ` (${t("withdrew")})` : Array.isArray(w) && w.length ? ` (${t("lowered an arrow")})` : "") }),
+      el("td", { text: [word("fates", fate), ...mk].join(", ") }));
+  });
+  return el("table", { class: "nighttable" },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("Player") }), el("th", { scope: "col", text: t("Card") }),
+      el("th", { scope: "col", text: t("Gesture") }), el("th", { scope: "col", text: t("Fate") }))),
+    el("tbody", {}, rows));
+}
+
+export function nightDetails(n, open) {
+  const d = el("details", { class: "night", "data-testid": `night-${n.number}`, open: open || S.openNights.has(n.number) },
+    el("summary", { text: t("Night {n}", { n: n.number }) + (n.winners.length ? ` · ${t("Winners: {names}", { names: n.winners.join(", ") })}` : "") }),
+    nightSummary(n), eventList(n.events, `events-${n.number}`));
+  d.addEventListener("toggle", () => { if (d.open) S.openNights.add(n.number); else S.openNights.delete(n.number); });
+  return d;
+}
+
+export function storyPanel() {
+  const V = S.view;
+  const box = el("section", { class: "card narration", "data-testid": "narration", "aria-labelledby": "story-h" });
+  const last = S.history.length ? S.history[S.history.length - 1] : null;
+  if (V.narration.length) {
+    box.append(el("h2", { id: "story-h", text: t("Tonight so far") }), eventList(V.narration, "events"));
+  } else if (last) {
+    const shown = Math.min(last.events.length, S.story.night === last.number ? S.story.shown : Infinity);
+    box.append(el("h2", { id: "story-h", text: t("Night {n}: what happened", { n: last.number }) }),
+      eventList(last.events.slice(0, shown), "events"));
+    if (shown >= last.events.length && last.winners.length) {
+      box.append(el("p", { class: "win", text: t("Winners: {names}", { names: last.winners.join(", ") }) }));
+    }
+  } else {
+    return null;
+  }
+  const earlier = S.history.filter((n) => V.narration.length || n !== last);
+  if (earlier.length) {
+    append(box, [el("h3", { text: t("Earlier nights") }), earlier.map((n) => nightDetails(n, false))]);
+  }
+  return box;
+}

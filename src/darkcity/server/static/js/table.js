@@ -1,0 +1,79 @@
+// The table: a circle of seats (the lobby's or the game's) with the reveal drawn over it.
+import { S } from "./store.js";
+import { t, role, word } from "./i18n.js";
+import { el } from "./dom.js";
+import { arrowLayer, arrowsOf, gestureText, revealNow } from "./reveal.js";
+import { journalOf, standingNow, telling } from "./story.js";
+import { setFilter, targetsOf } from "./decide.js";
+
+export function circle(nodes, center, arrows) {
+  const n = nodes.length;
+  const box = el("div", { class: "table", "data-testid": "table" }, center);
+  nodes.forEach((node, i) => {
+    const a = (Math.PI * 2 * i) / n + Math.PI / 2;
+    node.style.left = `${50 + 40 * Math.cos(a)}%`;
+    node.style.top = `${50 + 40 * Math.sin(a)}%`;
+    box.append(node);
+  });
+  if (arrows && arrows.length) box.append(arrowLayer(arrows, n));
+  return box;
+}
+
+export function badge(text, kind) { return el("span", { class: `badge ${kind || ""}`, text }); }
+
+// The game's seats: name, badges (explained in the help), XP, decided, card, gesture.
+export function gameSeats() {
+  const V = S.view;
+  const lobbySeats = S.lobby.seats;
+  const inNight = ["gesture", "withdrawal", "zombie"].includes(V.phase);
+  const last = S.history.length ? S.history[S.history.length - 1] : null;
+  const lastFates = new Map(last ? last.fates : []);
+  const lastCards = new Map(last ? last.cards : []);
+  const st = standingNow();
+  const near = new Map(st ? st.seats.map((x) => [x.name, x]) : []);
+  const filterable = targetsOf(V.choices).size > 0;
+  return V.seats.map((s, i) => {
+    const L = lobbySeats[i] || {};
+    const mine = V.viewer === s.name;
+    const xp = journalOf(s).reduce((a, [, x]) => a + x, 0);
+    const kids = [el("div", { class: "seatname", text: s.name })];
+    const badges = [];
+    if (V.mayor === s.name) badges.push(badge(t("Mayor"), "mayor"));
+    if (V.active === s.name && V.phase !== "over") badges.push(badge(t("active"), "active"));
+    if (mine) badges.push(badge(t("you"), "you"));
+    if (L.kind === "bot") badges.push(badge(t("bot"), "bot"));
+    if (L.kind === "human" && !L.online) badges.push(badge(t("away"), "away"));
+    const sx = near.get(s.name);
+    if (sx && sx.near.length && V.phase !== "over") badges.push(badge(t("1 XP from winning"), "near"));
+    if (V.winners.includes(s.name) && !telling()) badges.push(badge(t("winner"), "winner"));
+    kids.push(el("div", { class: "badges" }, badges));
+    kids.push(el("div", { class: "seatxp", text: t("{n} XP", { n: xp }) }));
+    if (s.decided !== null && !(S.counting && V.required.includes(s.name))) {
+      kids.push(el("div", { class: `decided ${s.decided ? "yes" : "no"}`, "data-testid": `decided-${i}`, text: s.decided ? t("decided") : t("deciding…") }));
+    } else if (S.counting && V.required.includes(s.name)) {
+      kids.push(el("div", { class: "decided yes", "data-testid": `decided-${i}`, text: t("decided") }));
+    }
+    const card = s.card || (!inNight && lastCards.get(s.name));
+    if (card) kids.push(el("div", { class: "mini", text: role(card.role) }));
+    if (s.gesture && (mine || V.phase !== "gesture")) kids.push(el("div", { class: "gest", text: gestureText(s.gesture, false) }));
+    if (s.withdrawal === true) kids.push(el("div", { class: "gest fled", text: t("withdrew") }));
+    else if (Array.isArray(s.withdrawal) && s.withdrawal.length) kids.push(el("div", { class: "gest", text: t("lowered an arrow") }));
+    const fate = lastFates.get(s.name);
+    if (!inNight && fate && fate !== "alive") kids.push(el("div", { class: "fate", text: word("fates", fate) }));
+    const chosen = S.filter.includes(s.name);
+    const label = [s.name, ...badges.map((b) => b.textContent), t("{n} XP", { n: xp })].join(", ");
+    return el("button", {
+      class: `seat ${mine ? "me" : ""} ${chosen ? "chosen" : ""} ${filterable ? "pickable" : ""} ${s.withdrawal === true ? "fled" : ""}`,
+      "data-testid": `seat-${i}`, "data-name": s.name, type: "button", "aria-label": label,
+      "aria-pressed": filterable ? String(chosen) : null, tabindex: filterable ? null : "-1",
+      onclick: () => { if (filterable) setFilter(s.name); },
+    }, kids);
+  });
+}
+
+export function gameCircle(center) {
+  const V = S.view;
+  const r = revealNow(V);
+  const arrows = r ? arrowsOf(V, r.gestures, r.withdrawals) : [];
+  return circle(gameSeats(), center, arrows);
+}
