@@ -385,7 +385,8 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
         lang = _lang(request)
         return JSONResponse({
             "lang": lang, "catalog": table_catalog(lang),
-            "presets": [{"name": k, "min": v[1][0], "max": v[1][1]} for k, v in PRESETS.items()],
+            "presets": [{"name": k, "min": v[1][0], "max": v[1][1],
+                         "about": translator(lang)(v[2])} for k, v in PRESETS.items()],
             "box": [_card(c) for c in BOX],
         }, headers={"Cache-Control": "max-age=60"})
 

@@ -5,12 +5,12 @@ import { t, role, fate, condition, cardLabel } from "./i18n.js";
 
 export function journalTable(v, only) {
   const players = only ? [only] : v.players;
-  return el("table", { "data-testid": "journals" },
+  return el("div", { class: "scroll" }, el("table", { "data-testid": "journals" },
     el("thead", {}, el("tr", {}, el("th", { text: t("Journal") }), players.map((p) => el("th", { text: p })))),
     el("tbody", {},
       v.sheet.map((r) => el("tr", {}, el("td", { text: role(r) }),
         players.map((p) => el("td", { text: String((v.journals[p] || {})[r] || "") })))),
-      el("tr", {}, el("td", { text: t("Total") }), players.map((p) => el("td", { text: String(v.totals[p]) })))));
+      el("tr", {}, el("td", { text: t("Total") }), players.map((p) => el("td", { text: String(v.totals[p]) }))))));
 }
 
 export function resultPanel(S, send) {

@@ -67,7 +67,9 @@ export function setupPage(S) {
     s.check = null;
     refresh();
   });
-  const deckPanel = el("div", { class: "panel" }, el("h2", { text: t("Deck") }), select);
+  const chosen = presets.find((p) => p.name === s.deck);
+  const deckPanel = el("div", { class: "panel" }, el("h2", { text: t("Deck") }), select,
+    !s.custom && chosen ? el("p", { class: "dim", "data-testid": "deck-about", text: chosen.about }) : null);
   if (s.custom) {
     const grid = el("div", { class: "grid", "data-testid": "custom-cards" });
     for (const c of S.meta.box) {
