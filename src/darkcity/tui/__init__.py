@@ -1,4 +1,4 @@
-"""Play Dark City in the terminal (issue #5): against bots, or hot-seat.
+"""Play Dark City in the terminal (issues #5, #16): against bots, or hot-seat.
 
 * :mod:`darkcity.tui.screens` — every screen as a Rich renderable, drawn from
   one player's :class:`~darkcity.views.View` (no terminal needed: tests and
@@ -9,7 +9,9 @@
 * :mod:`darkcity.tui.loop` — the game loop: humans answer prompts, bots answer
   through :func:`darkcity.tui.loop.bot_decision`; the record is saved after
   every night, at the end, on Ctrl-C and on end of input, and resumed with
-  :func:`darkcity.tui.loop.resume`.
+  :func:`darkcity.tui.loop.resume`;
+* :mod:`darkcity.tui.records` — where records are saved: a new file per game,
+  never an overwrite without asking, the latest unfinished game for ``--resume``.
 """
 
 from __future__ import annotations
