@@ -42,6 +42,7 @@ class ServerConfig:
     max_connections_per_room: int = 64
     tick_s: float = 0.05  # the clock's resolution (deadlines, bots, counts)
     coalesce_s: float = 0.01  # changes within this window make one broadcast (acks go first)
+    progress_s: float = 0.5  # "who has decided" goes to the others at most this often
     send_queue: int = 256  # messages queued for one slow client before it is dropped
 
     @classmethod

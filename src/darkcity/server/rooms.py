@@ -13,8 +13,10 @@ holds names, seats and flags only. Tokens and the seed never leave.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
+import math
 import random
 import secrets
 import time
@@ -501,18 +503,50 @@ class Room:
         game = self.game
         if game is None or self.reveal_at is not None or not (full or changed):
             return
-        progress: dict[str, Any] | None = None
+        self._fresh = set()  # readers whose state is built after this change
         for c in self.conns:
             if full or self.player_of(c.member) in changed:
                 self.send_state(c)
-                continue
-            if progress is None:  # what everybody may see: the spectator's view
-                pv = view(game, None, since=len(game.nights) + 1)
-                progress = {"type": "progress", "decision_id": pv.decision_id,
-                            "required": pv.required, "pending": pv.pending,
-                            "server_time": self.clock()}
-                if point:
-                    progress["deadline"] = self.deadline
+                self._fresh.add(c)
+        if len(self._fresh) < len(self.conns):
+            self._progress_soon(point)
+
+    _fresh: set[Conn] = field(default_factory=set)  # readers whose state is current
+    _progress_due: bool = False
+    _progress_point: bool = False
+    _progress_last: float = -math.inf
+
+    def _progress_soon(self, point: bool) -> None:
+        """The others learn who has decided (never what) in a ``progress`` message: at
+        most one per ``progress_s`` per room, carrying every change since the last."""
+        self._progress_point = self._progress_point or point
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a test driving a room directly): at once
+            self._progress_now()
+            return
+        if not self._progress_due:
+            self._progress_due = True
+            loop.call_later(max(0.0, self._progress_last + self.server.progress_s
+                                - loop.time()), self._progress_now)
+
+    def _progress_now(self) -> None:
+        point, self._progress_point, self._progress_due = self._progress_point, False, False
+        with contextlib.suppress(RuntimeError):
+            self._progress_last = asyncio.get_running_loop().time()
+        game = self.game
+        if game is None or self.reveal_at is not None:
+            return
+        readers = [c for c in self.conns if c not in self._fresh]
+        if not readers:
+            return
+        pv = view(game, None, since=len(game.nights) + 1)  # the spectator's view
+        progress: dict[str, Any] = {"type": "progress", "decision_id": pv.decision_id,
+                                    "required": pv.required, "pending": pv.pending,
+                                    "server_time": self.clock()}
+        if point:
+            progress["deadline"] = self.deadline
+        for c in readers:
             c.send(progress)
 
     _last_phase: Phase | None = None

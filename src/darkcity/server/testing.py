@@ -15,6 +15,7 @@ import contextlib
 import json
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +60,9 @@ class ScriptedPlayer:
     messages: list[dict[str, Any]] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
     received: int = 0
+    bytes_received: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)  # messages received, by type
+    reveals: list[float] = field(default_factory=list)  # seconds after the count's end
     errors: list[dict[str, Any]] = field(default_factory=list)
     view: dict[str, Any] | None = None
     over: bool = False
@@ -89,15 +93,21 @@ class ScriptedPlayer:
         decided_at = -1
         sent: dict[str, float] = {}
         made = 0
+        reveal_at: float | None = None  # when the Mayor's count ends (server clock)
         await ws.send(json.dumps({"type": "hello", "token": self.token}))
         if start:
             await ws.send(json.dumps({"type": "start"}))
         async for raw in ws:
             m = _loads(raw)
             self.received += 1
+            self.bytes_received += len(raw)
             if self.keep:
                 self.messages.append(m)
             kind = m.get("type")
+            self.kinds[str(kind)] += 1
+            if kind == "count":
+                reveal_at = float(m["start"]) + float(m["beats"]) * float(m["beat"])
+                continue
             if kind == "ack":
                 t0 = sent.pop(str(m.get("ref")), None)
                 if t0 is not None:
@@ -112,6 +122,9 @@ class ScriptedPlayer:
                 continue
             if kind != "state":
                 continue
+            if reveal_at is not None:  # the reveal, late by this (one clock: loopback)
+                self.reveals.append(time.time() - reveal_at)
+                reveal_at = None
             v = m["view"]
             self.view = v
             if v["phase"] == "over":
