@@ -393,3 +393,21 @@ def test_journal_tables_keep_their_padding() -> None:
         first_choice(game)
     out = text_of(screens.journals_table(view(game, "Ana"), EN))
     assert re.search(r"^ 1 Ana ★ ", out, re.M), out
+
+
+def test_portuguese_words_of_issue_16() -> None:
+    from darkcity.tui.loop import table_info
+
+    game = new_game(1)
+    info = table_info(game, ("Ana",), "heuristic")
+    line = screens.settings_line(info, game.players, PT).plain
+    assert "Robôs (heurístico): Bia, Caio, Duda" in line and "Baralho: básico" in line
+    assert "Deck: basic" in screens.settings_line(info, game.players, EN).plain
+    handoff = text_of(screens.handoff_screen("Ana", PT))
+    assert "quando Ana estiver com o teclado" in handoff and "pront" not in handoff
+    while game.phase is not Phase.DRAFT:
+        first_choice(game)
+    v = view(game, game.pending[0])
+    q = next_question(v.choices, {}, v.players)
+    assert isinstance(q, Question)
+    assert "Com que carta você fica?" in text_of(screens.question_screen(q, v, PT), 120)

@@ -213,7 +213,7 @@ def play(
         at_keyboard = r.humans or ((name,) if name is not None else game.players[:1])
         level = bots or r.bots or "heuristic"
         path = Path(record or resume_from)
-        if record is not None and Path(record) != Path(resume_from):
+        if record is not None and Path(record).resolve() != Path(resume_from).resolve():
             _may_write(path, t, console)
     else:
         at_keyboard = _names(humans, name, t)
