@@ -16,6 +16,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException
 
 from darkcity.deck import BOX, PRESETS, card_key
 from darkcity.i18n import Message, msg, negotiate, translator
@@ -147,6 +148,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return FileResponse(str(STATIC.joinpath("index.html")),
                             headers={"Cache-Control": "no-cache"})
 
+    @app.exception_handler(HTTPException)
+    async def not_found(request: Request, exc: HTTPException) -> Response:
+        """No raw ``{"detail": ...}``: the API answers its own JSON (code, message), a
+        page the app itself, which says what is missing."""
+        if request.url.path.startswith("/api/"):
+            e = Refusal("not-found" if exc.status_code == 404 else "http",
+                        msg("There is nothing at this address."))
+            return _refused(request, e, exc.status_code)
+        return FileResponse(str(STATIC.joinpath("index.html")), status_code=exc.status_code,
+                            headers={"Cache-Control": "no-cache"})
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(str(STATIC.joinpath("favicon.svg")), media_type="image/svg+xml",
+                            headers={"Cache-Control": "max-age=86400"})
+
     @app.get("/", include_in_schema=False)
     async def home() -> FileResponse:
         return index()
@@ -207,6 +224,21 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             return _refused(request, e)
         return JSONResponse({"code": room.code, "token": token, "member": member.id},
                             status_code=201)
+
+    @app.post("/api/rooms/{code}/again")
+    async def play_again(code: str, request: Request) -> Response:
+        room = manager().get(code)
+        if room is None:
+            return _refused(request, _NO_ROOM, 404)
+        try:
+            body = p.PlayAgain.model_validate_json(await _body(request, cfg))
+            member = room.member_by_token(body.token)
+            new = manager().again(room, member.id if member else None)
+        except ValidationError as e:
+            return _invalid(request, e)
+        except Refusal as e:
+            return _refused(request, e)
+        return JSONResponse({"code": new.code, "path": f"/r/{new.code}"}, status_code=201)
 
     @app.get("/api/rooms/{code}/record")
     async def record(code: str, request: Request) -> Response:
@@ -354,6 +386,8 @@ def _handle(room: Room, conn: Conn, text: str, greeted: bool) -> bool:
             room.make_host(conn.member, m.seat)
         elif isinstance(m, p.Start):
             room.start(conn.member)
+        elif isinstance(m, p.Chat):
+            room.say(conn.member, m.text)
     except Refusal as e:
         conn.error(e.code, e.message, ref)
     except Exception:  # a bug must not cost the player the connection, nor leak a trace

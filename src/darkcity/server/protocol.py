@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 __all__ = [
     "AddBot",
+    "Chat",
     "ClientMessage",
     "CreateRoom",
     "Decide",
@@ -19,6 +20,7 @@ __all__ = [
     "JoinRoom",
     "MakeHost",
     "Ping",
+    "PlayAgain",
     "Remove",
     "Sit",
     "Stand",
@@ -81,8 +83,13 @@ class Start(_Strict):
     type: Literal["start"]
 
 
+class Chat(_Strict):
+    type: Literal["chat"]
+    text: str = Field(max_length=300)
+
+
 ClientMessage = Annotated[
-    Hello | Ping | Decide | Sit | Stand | AddBot | Remove | MakeHost | Start,
+    Hello | Ping | Decide | Sit | Stand | AddBot | Remove | MakeHost | Start | Chat,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -106,7 +113,7 @@ class CreateRoom(_Strict):
     decide_s: float | None = Field(default=None, ge=1, le=600)
     beat_s: float | None = Field(default=None, ge=0, le=3)
     lang: str = Field(default="en", max_length=16)
-    timeout_level: str = Field(default="random", max_length=16)
+    timeout_level: str = Field(default="heuristic", max_length=16)
     grace_s: float | None = Field(default=None, ge=0, le=3600)
     bot_delay_s: float | None = Field(default=None, ge=0, le=10)
 
@@ -115,3 +122,9 @@ class JoinRoom(_Strict):
     """``POST /api/rooms/{code}/join``."""
 
     name: str = Field(min_length=1, max_length=NAME_MAX)
+
+
+class PlayAgain(_Strict):
+    """``POST /api/rooms/{code}/again``: the host's seat token."""
+
+    token: str = Field(min_length=1, max_length=64)

@@ -13,10 +13,8 @@ holds names, seats and flags only. Tokens and the seed never leave.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
-import math
 import random
 import secrets
 import time
@@ -26,14 +24,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from darkcity.bots import Bot
-from darkcity.deck import Deck, DeckError, parse_card, preset, presets_for
+from darkcity.deck import Deck, DeckError, parse_card, preset
 from darkcity.game import Game, IllegalDecision, Phase, Settings, TakeDeath, bot_rng, restore
 from darkcity.i18n import Message, Translator, error_message, msg, translator
 from darkcity.narration import render
 from darkcity.record import write_record
 from darkcity.server.bots import LEVELS, bot_decision, new_bot
 from darkcity.server.config import ServerConfig
+from darkcity.server.standing import standing
 from darkcity.server.storage import Storage
+from darkcity.server.text import level_word
 from darkcity.views import View, decision_from_dict, decision_to_dict, view
 
 __all__ = ["PACES", "Conn", "Member", "Refusal", "Room", "RoomManager", "check_name"]
@@ -50,6 +50,9 @@ CODE_LENGTH: Final = 6
 BOT_NAMES: Final = ("Ada", "Bento", "Clara", "Davi", "Eva", "Fausto", "Gaia", "Heitor",
                     "Iris", "Joca")
 _COUNTED: Final = frozenset((Phase.GESTURE, Phase.WITHDRAWAL))
+CHAT_KEEP: Final = 200  # chat lines stored with a room
+CHAT_MAX: Final = 300  # characters in one line
+CHAT_RATE: Final = (5, 10.0)  # at most 5 lines per 10 seconds and person
 
 
 class Refusal(Exception):
@@ -63,6 +66,18 @@ class Refusal(Exception):
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_chat(text: str) -> str:
+    """A chat line, cleaned: stripped, 1..300 characters, no control characters."""
+    text = unicodedata.normalize("NFC", text).strip()
+    if not text:
+        raise Refusal("bad-chat", msg("Write something first."))
+    if len(text) > CHAT_MAX:
+        raise Refusal("bad-chat", msg("A chat line has at most {n} characters.", n=CHAT_MAX))
+    if any(unicodedata.category(ch)[0] == "C" for ch in text):
+        raise Refusal("bad-chat", msg("A chat line cannot hold control characters."))
+    return text
 
 
 def check_name(name: str) -> str:
@@ -179,6 +194,9 @@ class Room:
     notices: list[dict[str, Any]] = field(default_factory=list)
     robots: dict[tuple[str, str], Bot] = field(default_factory=dict)
     next_member: int = 1
+    chat: list[dict[str, Any]] = field(default_factory=list)  # {name, text, at}
+    said: dict[int, list[float]] = field(default_factory=dict)  # member -> recent lines
+    next_code: str | None = None  # "play again": the room that follows this one
     clock: Callable[[], float] = time.time
 
     # -- the lobby -------------------------------------------------------------
@@ -187,7 +205,8 @@ class Room:
         """What the database keeps of the lobby (token hashes included: never sent)."""
         return {"members": [m.to_json() for m in self.members.values()],
                 "bots": {str(k): v for k, v in self.bots.items()}, "host": self.host,
-                "players": list(self.players), "next_member": self.next_member}
+                "players": list(self.players), "next_member": self.next_member,
+                "chat": self.chat, "next": self.next_code}
 
     def _save_lobby(self) -> None:
         self.storage.save_room(self.code, lobby=self.lobby_json())
@@ -308,6 +327,25 @@ class Room:
                 self._schedule_bots()
         self._save_lobby()
         self.broadcast_lobby()
+
+    def say(self, member: int | None, text: str) -> None:
+        """A line in the table chat: the people seated only; stored with the room."""
+        m = self.members.get(member) if member is not None else None
+        if m is None or m.seat is None:
+            raise Refusal("not-at-table", msg("Only the people at the table can write in "
+                                              "the chat."))
+        text = check_chat(text)
+        now = self.clock()
+        lines, per = CHAT_RATE
+        recent = [x for x in self.said.get(m.id, []) if now - x < per]
+        if len(recent) >= lines:
+            raise Refusal("chat-rate", msg("Too many chat lines: wait a few seconds."))
+        self.said[m.id] = [*recent, now]
+        line = {"name": m.name, "text": text, "at": now}
+        self.chat = [*self.chat[-(CHAT_KEEP - 1):], line]
+        self._save_lobby()
+        for c in self.conns:
+            c.send({"type": "chat", "line": line})
 
     def make_host(self, member: int | None, seat: int) -> None:
         self._require_host(member)
@@ -503,50 +541,18 @@ class Room:
         game = self.game
         if game is None or self.reveal_at is not None or not (full or changed):
             return
-        self._fresh = set()  # readers whose state is built after this change
+        progress: dict[str, Any] | None = None
         for c in self.conns:
             if full or self.player_of(c.member) in changed:
                 self.send_state(c)
-                self._fresh.add(c)
-        if len(self._fresh) < len(self.conns):
-            self._progress_soon(point)
-
-    _fresh: set[Conn] = field(default_factory=set)  # readers whose state is current
-    _progress_due: bool = False
-    _progress_point: bool = False
-    _progress_last: float = -math.inf
-
-    def _progress_soon(self, point: bool) -> None:
-        """The others learn who has decided (never what) in a ``progress`` message: at
-        most one per ``progress_s`` per room, carrying every change since the last."""
-        self._progress_point = self._progress_point or point
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # no event loop (a test driving a room directly): at once
-            self._progress_now()
-            return
-        if not self._progress_due:
-            self._progress_due = True
-            loop.call_later(max(0.0, self._progress_last + self.server.progress_s
-                                - loop.time()), self._progress_now)
-
-    def _progress_now(self) -> None:
-        point, self._progress_point, self._progress_due = self._progress_point, False, False
-        with contextlib.suppress(RuntimeError):
-            self._progress_last = asyncio.get_running_loop().time()
-        game = self.game
-        if game is None or self.reveal_at is not None:
-            return
-        readers = [c for c in self.conns if c not in self._fresh]
-        if not readers:
-            return
-        pv = view(game, None, since=len(game.nights) + 1)  # the spectator's view
-        progress: dict[str, Any] = {"type": "progress", "decision_id": pv.decision_id,
-                                    "required": pv.required, "pending": pv.pending,
-                                    "server_time": self.clock()}
-        if point:
-            progress["deadline"] = self.deadline
-        for c in readers:
+                continue
+            if progress is None:  # what everybody may see: the spectator's view
+                pv = view(game, None, since=len(game.nights) + 1)
+                progress = {"type": "progress", "decision_id": pv.decision_id,
+                            "required": pv.required, "pending": pv.pending,
+                            "server_time": self.clock()}
+                if point:
+                    progress["deadline"] = self.deadline
             c.send(progress)
 
     _last_phase: Phase | None = None
@@ -620,7 +626,8 @@ class Room:
                     self.deadline_dp == game.decision_point().id and game.pending:
                 late = game.pending
                 self.notice(msg("Time is up for {players}; a bot of level {level} decided.",
-                                players=", ".join(late), level=self.config.timeout_level))
+                                players=", ".join(late),
+                                level=level_word(self.config.timeout_level)))
                 for p in late:
                     if game.decision_point().id != self.deadline_dp:
                         break
@@ -654,6 +661,7 @@ class Room:
             self.away.pop(member.id, None)
         conn.nights_sent = 0
         conn.send(self.welcome(conn))
+        conn.send({"type": "chat-log", "lines": self.chat[-50:]})
         self.broadcast_lobby()
         if self.game is not None:
             self.send_state(conn)
@@ -692,12 +700,19 @@ class Room:
         c = self.config
         watchers = [m.name for m in self.members.values() if m.seat is None]
         return {"code": self.code, "status": self.status, "seats": seats,
-                "host": self.host, "watchers": watchers,
+                "host": self.host, "watchers": watchers, "next": self.next_code,
                 "spectators": sum(1 for x in self.conns if x.member is None),
                 "config": {"players": c.players, "deck": c.deck, "cards": list(c.cards),
                            "pace": c.pace, "decide_s": c.decide_s, "beat_s": c.beat_s,
                            "lang": c.lang, "timeout_level": c.timeout_level,
-                           "grace_s": c.grace_s}}
+                           "grace_s": c.grace_s, "roles": self._deck_roles()}}
+
+    def _deck_roles(self) -> list[str]:
+        """The roles of this room's deck (its journal sheet): the help panel's cards."""
+        try:
+            return [r.key for r in self.config.make_deck().journal_roles]
+        except (DeckError, ValueError):
+            return []
 
     def broadcast_lobby(self) -> None:
         if not self.conns:
@@ -720,7 +735,7 @@ class Room:
         conn.nights_sent = len(game.nights)
         conn.send({"type": "state", "view": v, "deadline": self.deadline,
                    "server_time": self.clock(), "counting": self.reveal_at,
-                   "seq": self.seq})
+                   "seq": self.seq, "standing": standing(v, conn.t)})
 
     def record(self) -> dict[str, Any]:
         """The darkcity-game/1 record (the referee's archive): only once the game is over."""
@@ -783,6 +798,9 @@ class RoomManager:
         lang = "pt_BR" if body.lang.lower().startswith("pt") else "en"
         cards: tuple[str, ...] = ()
         deck_name = body.deck
+        if body.cards is not None and not body.cards:
+            raise Refusal("bad-deck", msg("Choose the cards of the custom cast: none is "
+                                          "chosen."))
         try:
             if body.cards:
                 deck_name = "custom"
@@ -791,16 +809,19 @@ class RoomManager:
             else:
                 preset(body.deck, body.players)
         except (DeckError, ValueError) as e:
-            hint = ", ".join(presets_for(body.players))
-            raise Refusal("bad-deck", msg("The deck cannot be played: {reason} (presets for "
-                                          "{n}: {presets})", reason=error_message(e),
-                                          n=body.players, presets=hint)) from None
+            raise Refusal("bad-deck", msg("The deck cannot be played: {reason}",
+                                          reason=error_message(e))) from None
         config = RoomConfig(
             body.players, deck_name, cards, body.pace,
             body.decide_s if body.decide_s is not None else decide,
             body.beat_s if body.beat_s is not None else beat, lang, body.timeout_level,
             body.grace_s if body.grace_s is not None else self.config.grace_s,
             body.bot_delay_s if body.bot_delay_s is not None else self.config.bot_delay_s)
+        room = self._new_room(config)
+        member, token = room.add_member(name)
+        return room, member, token
+
+    def _new_room(self, config: RoomConfig) -> Room:
         for _try in range(100):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if code not in self.rooms and not self.storage.code_taken(code):
@@ -808,8 +829,31 @@ class RoomManager:
         room = Room(code, config, self.storage, self.config, clock=self.clock)
         self.storage.create_room(code, config.to_json(), room.lobby_json())
         self.rooms[code] = room
-        member, token = room.add_member(name)
-        return room, member, token
+        return room
+
+    def again(self, room: Room, member: int | None) -> Room:
+        """"Play again" (the host, once the game is over): a new room with the same
+        settings, the same people in the same seats (their seat links keep working
+        there) and the same bots. Everyone in the old room is pointed at it."""
+        room._require_host(member)
+        if room.status != "over":
+            raise Refusal("not-over", msg("The game is not over yet."))
+        if room.next_code is not None:
+            found = self.get(room.next_code)
+            if found is not None:
+                return found
+        if len(self.rooms) >= self.config.max_rooms:
+            raise Refusal("busy", msg("The server holds too many rooms; try later."))
+        new = self._new_room(replace(room.config))
+        new.members = {i: replace(m) for i, m in room.members.items()}
+        new.bots = dict(room.bots)
+        new.host = room.host
+        new.next_member = room.next_member
+        new._save_lobby()
+        room.next_code = new.code
+        room._save_lobby()
+        room.broadcast_lobby()
+        return new
 
     def get(self, code: str) -> Room | None:
         code = code.strip().upper()
@@ -834,6 +878,8 @@ class RoomManager:
         room.host = lobby.get("host")
         room.players = tuple(lobby.get("players", ()))
         room.next_member = int(lobby.get("next_member", len(room.members) + 1))
+        room.chat = [dict(x) for x in lobby.get("chat", ())]
+        room.next_code = lobby.get("next")
         room.status = stored.status
         room.seed = stored.seed
         if stored.status != "lobby" and stored.seed is not None:
