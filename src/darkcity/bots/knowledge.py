@@ -576,20 +576,32 @@ def withdrawal_propensity(history: Sequence[NightView], me: str, *, prior: float
 
 
 def withdrawal_rates(history: Sequence[NightView], me: str, *, prior: float = 0.15,
-                     calm: float = 0.02, weight: float = 4.0
-                     ) -> dict[str, tuple[float, float]]:
-    """Per other player, how often it withdrew (fully) when threatened and when not,
-    from the finished nights (public): Beta priors of means ``prior`` (the table's
-    propensity is a good one) and ``calm``, of strength ``weight``. Devils and
-    Demoniacs count like everybody (they may flee too); Death never withdraws."""
+                     calm: float = 0.02, lower: float = 0.5, weight: float = 4.0
+                     ) -> dict[str, tuple[float, float, float]]:
+    """Per other player, from the finished nights (public): how often it withdrew
+    (fully) when threatened and when not, and, holding a Hunter, how often it
+    lowered an arrow aimed at a player who showed a guardian (whose death would
+    cost the Hunter its XP). Beta priors of means ``prior`` (the table's
+    propensity is a good one), ``calm`` and ``lower``, of strength ``weight``.
+    Devils and Demoniacs count like everybody (they may flee too); Death never
+    withdraws."""
     seen: dict[str, list[int]] = {}
     for nv in history:
         roles = {p: _role(c.role) for p, c in nv.cards}
         shows = dict(nv.gestures)
         out = {p for p, w in nv.withdrawals if w is True}
+        lowered = {p: w for p, w in nv.withdrawals if isinstance(w, tuple)}
         for p, r in roles.items():
             if p == me or r is Role.DEATH:
                 continue
+            row = seen.setdefault(p, [0, 0, 0, 0, 0, 0])
+            g = shows.get(p)
+            if r is Role.HUNTER and g is not None:
+                for i, t in enumerate(g.targets):
+                    tg = shows.get(t)
+                    if tg is not None and tg.names is None and CAST[_role(tg.shows)].guardian:
+                        row[4] += 1
+                        row[5] += i in lowered.get(p, ())
             hit = False
             for q, g in shows.items():
                 sq = _role(g.shows) if q != p and g.names is None else None
@@ -599,9 +611,10 @@ def withdrawal_rates(history: Sequence[NightView], me: str, *, prior: float = 0.
                 if aimed and effect(sq, r) in _LETHAL:
                     hit = True
                     break
-            row = seen.setdefault(p, [0, 0, 0, 0])  # threatened, fled; calm, fled
+            # threatened, fled; calm, fled; arrows at shown guardians, lowered
             k = 0 if hit else 2
             row[k] += 1
             row[k + 1] += p in out
     return {p: ((row[1] + prior * weight) / (row[0] + weight),
-                (row[3] + calm * weight) / (row[2] + weight)) for p, row in seen.items()}
+                (row[3] + calm * weight) / (row[2] + weight),
+                (row[5] + lower * weight) / (row[4] + weight)) for p, row in seen.items()}

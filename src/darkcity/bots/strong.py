@@ -182,7 +182,7 @@ class StrongBot(Bot):
         super().__init__(rng)
         self.params = params if params is not None else load_params()
         self._rate = self.params.withdraw_rate
-        self._rates: dict[str, tuple[float, float]] | None = None
+        self._rates: dict[str, tuple[float, float, float]] | None = None
         self._rate_night = -1
         # how well the heuristic's draft explains the others' picks this game:
         # [picks checked, picks the model would not make]

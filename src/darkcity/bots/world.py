@@ -149,14 +149,16 @@ class World:
 
     def model_withdrawals(self, coins: Mapping[str, float], *, skip: str,
                           gesture: Gesture | None = None, rate: float = 0.5,
-                          rates: Mapping[str, tuple[float, float]] | None = None
+                          rates: Mapping[str, tuple[float, float, float]] | None = None
                           ) -> dict[str, Withdrawal]:
         """Others' withdrawals by the model: a threatened player (not a Devil, a
         Demoniac or Death) withdraws when its coin falls under ``rate``.
 
-        With ``rates`` (per player: when threatened, when not; learnt from what
-        each showed this game, :func:`~darkcity.bots.knowledge.withdrawal_rates`)
-        every player but Death may withdraw, threatened or not, at its own rate."""
+        With ``rates`` (per player: when threatened, when not, and a Hunter's
+        lowering an arrow aimed at a shown guardian; learnt from what each showed
+        this game, :func:`~darkcity.bots.knowledge.withdrawal_rates`) every player
+        but Death may withdraw, threatened or not, at its own rate, and a Hunter
+        that stays may lower such an arrow."""
         if rates is not None:
             return self._learnt_withdrawals(coins, skip, gesture, rate, rates)
         night = self.night(gesture=gesture)
@@ -176,7 +178,7 @@ class World:
 
     def _learnt_withdrawals(self, coins: Mapping[str, float], skip: str,
                             gesture: Gesture | None, rate: float,
-                            rates: Mapping[str, tuple[float, float]]
+                            rates: Mapping[str, tuple[float, float, float]]
                             ) -> dict[str, Withdrawal]:
         night = self.night(gesture=gesture)
         shown = self.shown
@@ -187,9 +189,18 @@ class World:
         for p in self.players:
             if p == skip or self.cards[p].role is Role.DEATH:
                 continue
-            t, calm = rates.get(p, (rate, 0.02))
-            if coins[p] < (t if threatened(p, night, shown) else calm):
+            t, calm, lower = rates.get(p, (rate, 0.02, 0.5))
+            coin = coins[p]
+            if coin < (t if threatened(p, night, shown) else calm):
                 out[p] = True
+            elif self.cards[p].role is Role.HUNTER:
+                g = night.gestures.get(p)
+                second = (coin * 7919.0) % 1.0  # a second draw from the same coin
+                arrows = tuple(i for i, q in enumerate(g.targets if g is not None else ())
+                               if CAST[shown.get(q, self.cards[q].role)].guardian
+                               and second < lower)
+                if arrows and g is not None and len(g.targets) == 2:
+                    out[p] = arrows[:1]  # one arrow lowered (the engine's choices)
         return out
 
 

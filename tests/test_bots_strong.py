@@ -1,0 +1,63 @@
+"""The strong bot's opponent model learnt during the game, and its mixed strategy."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from darkcity.bots import Observation, make_bot
+from darkcity.bots.knowledge import withdrawal_rates
+from darkcity.bots.strong import StrongBot, StrongParams
+from darkcity.deck import preset
+from darkcity.game import Game, GestureChoice, Settings
+
+NAMES = ("Ana", "Bia", "Caio", "Duda", "Enzo")
+
+
+def test_withdrawal_rates_start_at_their_priors_and_learn() -> None:
+    assert withdrawal_rates((), "Ana") == {}
+    game = Game(Settings(players=NAMES, deck=preset("basic", 5)), 3)
+    bots = {p: make_bot("skittish" if p == "Bia" else "never-flee", random.Random(p))
+            for p in NAMES}
+    while not game.over and len(game.nights) < 12:
+        for p in game.pending:
+            game.apply(bots[p].step(Observation(game, p)))
+    from darkcity.views import view
+
+    rates = withdrawal_rates(view(game, "Ana").history, "Ana", prior=0.15)
+    assert "Ana" not in rates and set(rates) == set(NAMES[1:])
+    for p in NAMES[2:]:  # never-flee: never withdrew, threatened or not
+        assert rates[p][0] <= 0.15 and rates[p][1] <= 0.02
+    assert all(0 < x < 1 for r in rates.values() for x in r)
+
+
+def test_the_draft_model_loosens_when_the_others_do_not_draft_like_it() -> None:
+    bot = StrongBot(random.Random(1), StrongParams())
+    assert bot._picker_eps() == StrongParams().picker_eps
+    bot._draft_fit = [12, 9]  # most picks the heuristic's draft would not make
+    assert bot._picker_eps() > 0.3
+    bot._draft_fit = [12, 0]
+    assert bot._picker_eps() == StrongParams().picker_eps
+
+
+def test_gestures_are_mixed_not_a_pure_best_reply() -> None:
+    """At the same decision point, different random streams give different
+    gestures somewhere in a game: the choice is drawn from a mixture."""
+    game = Game(Settings(players=NAMES, deck=preset("basic", 5)), 11)
+    bots = {p: make_bot("strong" if p == "Ana" else "heuristic", random.Random(p))
+            for p in NAMES}
+    mixed = 0
+    points = 0
+    while not game.over and points < 6:
+        for p in game.pending:
+            obs = Observation(game, p)
+            if p == "Ana" and len(obs.legal) > 3 and isinstance(obs.legal[0], GestureChoice):
+                points += 1
+                seen = set()
+                for k in range(6):
+                    b = copy.deepcopy(bots[p])
+                    b.rng = random.Random(k)
+                    seen.add(b.step(obs))
+                mixed += len(seen) > 1
+            game.apply(bots[p].step(obs))
+    assert points >= 3 and mixed >= 1
