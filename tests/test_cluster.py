@@ -251,3 +251,31 @@ def test_kill_9_of_the_owner_mid_night_the_game_goes_on(
     winners = players[0].view["winners"] if players[0].view else []
     record = httpx.get(f"{c.base}/api/rooms/{code}/record", timeout=10).json()
     assert record["winners"] == winners and winners
+
+
+def test_the_compose_file_runs_three_servers_behind_a_proxy() -> None:
+    """deploy/compose.yaml (Docker does not run here: its shape is checked)."""
+    yaml = pytest.importorskip("yaml")
+    from .conftest import ROOT
+
+    doc = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())
+    services = doc["services"]
+    servers = [k for k in services if k.startswith("darkcity-")]
+    assert len(servers) == 3 and {"postgres", "redis", "caddy"} <= set(services)
+    for name in servers:
+        env = services[name]["environment"]
+        assert env["DARKCITY_DB"].startswith("postgresql+psycopg://")
+        assert env["DARKCITY_REDIS"].startswith("redis://redis:")
+        assert services[name]["depends_on"]["postgres"]["condition"] == "service_healthy"
+        assert services[name]["build"]["dockerfile"] == "deploy/Dockerfile"
+    caddy = (ROOT / "deploy" / "Caddyfile").read_text()
+    assert all(f"{name}:8000" in caddy for name in servers)
+    assert any(v.endswith("/etc/caddy/Caddyfile:ro") for v in services["caddy"]["volumes"])
+    docker = (ROOT / "deploy" / "Dockerfile").read_text()
+    assert '".[scale]"' in docker and "darkcity\", \"serve\"" in docker
+
+
+def test_workers_need_redis() -> None:
+    run = subprocess.run([sys.executable, "-m", "darkcity", "serve", "--workers", "2"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "--redis" in run.stderr
