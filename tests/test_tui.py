@@ -411,3 +411,39 @@ def test_portuguese_words_of_issue_16() -> None:
     q = next_question(v.choices, {}, v.players)
     assert isinstance(q, Question)
     assert "Com que carta você fica?" in text_of(screens.question_screen(q, v, PT), 120)
+
+
+def test_records_never_collide_and_the_latest_unfinished_is_found(tmp_path: Path) -> None:
+    import os
+    from datetime import datetime
+
+    from darkcity.tui.records import (
+        RecordKept,
+        confirm_overwrite,
+        latest_unfinished,
+        new_record_path,
+        summary,
+    )
+
+    now = datetime(2026, 12, 1, 9, 30, 0)
+    first = new_record_path(tmp_path, now)
+    assert first.name == "darkcity-game-20261201-093000.json"
+    first.write_text("{}", encoding="utf-8")
+    assert new_record_path(tmp_path, now).name == "darkcity-game-20261201-093000-2.json"
+
+    unfinished = new_game(21)
+    Session(unfinished, ("Ana",), "random", EN, Scripted(limit=5), first).run()
+    finished = tmp_path / "darkcity-game-old.json"
+    Session(new_game(22), ("Ana",), "random", EN, Scripted(), finished).run()
+    (tmp_path / "darkcity-game-broken.json").write_text("{", encoding="utf-8")
+    os.utime(finished, (2e9, 2e9))  # the newest file, but its game is over
+    assert latest_unfinished(tmp_path) == first
+    assert "holds an unfinished game (night " in str(summary(first))
+    assert "finished game" in str(summary(finished))
+    assert latest_unfinished(tmp_path / "nowhere") is None
+
+    console = Console(file=io.StringIO())
+    confirm_overwrite(tmp_path / "new.json", EN, console, io.StringIO())  # nothing there
+    with pytest.raises(RecordKept) as kept:
+        confirm_overwrite(first, EN, console, io.StringIO("y\n"))  # nobody to ask
+    assert "--resume" in str(kept.value.message)
