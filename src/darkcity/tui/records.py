@@ -95,7 +95,11 @@ def confirm_overwrite(path: Path, t: Translator, console: Console, stdin: TextIO
     console.print(Text(t.render(msg("{what}. Overwrite it? [y/N] ", what=what)),
                        style="bold yellow"), end="")
     console.file.flush()
-    answer = stdin.readline().strip().lower()
+    try:
+        answer = stdin.readline().strip().lower()
+    except KeyboardInterrupt:  # Ctrl-C at the question: keep the file
+        console.print()
+        answer = ""
     if answer not in _YES:
         raise RecordKept(msg("--record: {path} kept; choose another file, or go on with it "
                           "(--resume {path})", path=str(path)))
