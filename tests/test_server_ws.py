@@ -83,8 +83,9 @@ def test_http_api(client: TestClient) -> None:
     assert deck.status_code == 400 and deck.json()["code"] == "bad-deck"
     extra = client.post("/api/rooms", json={"name": "Ana", "sneaky": 1})
     assert extra.status_code == 422
-    big = client.post("/api/rooms", content=b'{"name": "' + b"x" * 5000 + b'"}')
-    assert big.status_code == 400 and big.json()["code"] == "too-big"
+    big = client.post("/api/rooms", content=b'{"name": "' + b"x" * 5000 + b'"}',
+                      headers={"Content-Type": "application/json"})
+    assert big.status_code == 413 and big.json()["code"] == "too-big"  # issue #13
     page = client.get(f"/r/{room['code']}")
     assert page.status_code == 200 and "app.js" in page.text
     assert client.get("/static/app.js").status_code == 200

@@ -21,6 +21,9 @@ def serve(
     db: Annotated[str | None, typer.Option(
         "--db", help=_("SQLAlchemy database URL (default: darkcity.sqlite3 in the current "
                        "folder)."))] = None,
+    keep_days: Annotated[float | None, typer.Option(
+        "--keep-days", help=_("Delete lobbies and finished games untouched for this many "
+                              "days (0: keep everything; default 30)."))] = None,
     redis: Annotated[str | None, typer.Option(
         "--redis", help=_("Redis URL: several processes, on any machines, share the rooms "
                           "(with one PostgreSQL --db; see docs/deploy.md)."))] = None,
@@ -35,15 +38,20 @@ def serve(
         import uvicorn
 
         from darkcity.server import ServerConfig, create_app
+        from darkcity.server.limits import safe_url
     except ImportError as e:
         raise fail(t, msg("the web app needs its dependencies ({error}); reinstall darkcity",
                           error=str(e))) from None
-    config = ServerConfig.from_env(db_url=db, redis_url=redis)
+    try:
+        config = ServerConfig.from_env(db_url=db, keep_days=keep_days, redis_url=redis)
+    except ValueError as e:
+        raise fail(t, msg("bad setting: {error}", error=str(e))) from None
     if workers > 1 and not config.redis_url:
         raise fail(t, msg("--workers {n} needs --redis: processes share their rooms over "
                           "Redis", n=workers))
     sys.stderr.write(t.render(msg("darkcity: serving on http://{host}:{port}/ (database: "
-                                  "{db})", host=host, port=port, db=config.database)) + "\n")
+                                  "{db})", host=host, port=port,
+                                  db=safe_url(config.database))) + "\n")
     if config.redis_url:
         sys.stderr.write(t.render(msg("darkcity: rooms shared with other processes over "
                                       "Redis ({n} here)", n=workers)) + "\n")
@@ -56,5 +64,6 @@ def serve(
         uvicorn.run(create_app(config), **options)
         return
     # Each worker builds its app from the environment (uvicorn starts them by name).
-    os.environ.update({"DARKCITY_DB": config.database, "DARKCITY_REDIS": config.redis_url})
+    os.environ.update({"DARKCITY_DB": config.database, "DARKCITY_REDIS": config.redis_url,
+                       "DARKCITY_KEEP_DAYS": f"{config.keep_days:g}"})
     uvicorn.run("darkcity.server:create_app", factory=True, workers=workers, **options)

@@ -7,8 +7,10 @@ import contextlib
 import gc
 import json
 import logging
+import math
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -25,8 +27,11 @@ from darkcity.server.bots import LEVELS
 from darkcity.server.cluster import Cluster, Routes, make_storage
 from darkcity.server.companion import companion_router
 from darkcity.server.config import ServerConfig
+from darkcity.server.headers import SecurityHeaders
+from darkcity.server.limits import PerAddress, Sockets, mask_credentials_in_logs
 from darkcity.server.rooms import PACES, Conn, Refusal, Room, RoomManager, plain
 from darkcity.server.text import catalog
+from darkcity.server.thinking import BotPool
 
 __all__ = ["create_app"]
 
@@ -43,8 +48,13 @@ def _lang(request: Request) -> str:
     return "en"
 
 
+#: The HTTP status of a refusal that is not a plain bad request.
+_STATUS: dict[str, int] = {"too-big": 413, "not-json": 415, "rate-limited": 429, "busy": 503}
+
+
 def _refused(request: Request, e: Refusal, status: int = 400) -> JSONResponse:
     t = translator(_lang(request))
+    status = _STATUS.get(e.code, status) if status == 400 else status
     return JSONResponse({"code": e.code, "message": t.render(e.message), **e.message.to_json()},
                         status_code=status)
 
@@ -89,8 +99,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        mask_credentials_in_logs()  # uvicorn's handlers exist by now
         storage = make_storage(cfg)
-        manager = RoomManager(storage, cfg)
+        pool = BotPool(cfg.bot_workers) if cfg.bot_workers > 0 else None
+        if pool is not None:
+            pool.warm()
+        manager = RoomManager(storage, cfg, pool=pool)
         resumed = manager.load_active() if cluster is None else 0
         if resumed:
             log.info("resumed %d rooms", resumed)
@@ -119,7 +133,21 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         gc.collect()
         gc.freeze()
         gc.set_threshold(20000, 20, 20)
-        tasks = [asyncio.create_task(clock()), asyncio.create_task(checkpoints())]
+        async def retention() -> None:  # darkcity serve --keep-days
+            while cfg.keep_days > 0:
+                try:
+                    gone = await asyncio.to_thread(storage.prune,
+                                                   time.time() - cfg.keep_days * 86400,
+                                                   frozenset(manager.rooms))
+                    if gone:
+                        log.info("retention: %d rooms older than %g days deleted", gone,
+                                 cfg.keep_days)
+                except Exception:
+                    log.exception("retention failed")
+                await asyncio.sleep(3600)
+
+        tasks = [asyncio.create_task(clock()), asyncio.create_task(checkpoints()),
+                 asyncio.create_task(retention())]
         try:
             yield
         finally:
@@ -129,6 +157,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            if pool is not None:
+                pool.close()
             storage.checkpoint()
             storage.close()
 
@@ -136,8 +166,27 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                   openapi_url=None)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.include_router(companion_router(cfg))  # the table companion (issue #11)
+    app.add_middleware(SecurityHeaders)
     if cluster is not None:  # outermost: a room's requests go to the process that runs it
         app.add_middleware(Routes, cluster=cluster)
+    sockets = Sockets(cfg.max_sockets_per_address, cfg.max_spectators_per_room,
+                      cfg.max_spectators_per_address)
+    creates = PerAddress(cfg.create_per_min / 60, cfg.create_burst)
+    joins = PerAddress(cfg.join_per_min / 60, cfg.join_burst)
+
+    @app.exception_handler(Refusal)
+    async def refused(request: Request, exc: Refusal) -> Response:
+        return _refused(request, exc)
+
+    def slow_down(request: Request, bucket: PerAddress) -> Response | None:
+        """None, or the refusal of a client address over its rate (with Retry-After)."""
+        address = _address(request)
+        if bucket.take(address):
+            return None
+        r = _refused(request, Refusal("rate-limited", msg(
+            "Too many requests from your address: try again in a minute.")))
+        r.headers["Retry-After"] = str(max(1, math.ceil(bucket.wait_s(address))))
+        return r
 
     def manager() -> RoomManager:
         m = state["manager"]
@@ -193,6 +242,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.post("/api/rooms")
     async def create_room(request: Request) -> Response:
+        if (busy := slow_down(request, creates)) is not None:
+            return busy
         try:
             body = p.CreateRoom.model_validate_json(await _body(request, cfg))
             room, member, token = manager().create(body)
@@ -215,6 +266,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         room = manager().get(code)
         if room is None:
             return _refused(request, _NO_ROOM, 404)
+        if (busy := slow_down(request, joins)) is not None:
+            return busy
         try:
             body = p.JoinRoom.model_validate_json(await _body(request, cfg))
             member, token = room.add_member(body.name)
@@ -258,18 +311,28 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         lang = negotiate(ws.query_params.get("lang", "")) or "en"
         conn = Conn(lang, cfg.send_queue)
         writer = asyncio.create_task(_writer(ws, conn))
-        room = manager().get(code)
+        session = _Session(_address(ws), sockets, cfg)
+        counted = sockets.opened(session.address)
+        room: Room | None = None
         try:
+            if not counted:
+                conn.error("too-many-sockets", msg("Too many connections from your address: "
+                                                   "close some windows."))
+                return
+            room = manager().get(code)
             if room is None:
                 conn.error("no-room", _NO_ROOM.message)
                 return
-            if len(room.conns) >= cfg.max_connections_per_room:
-                conn.error("room-busy", msg("Too many people are connected to this room."))
-                return
-            await _serve(ws, room, conn, cfg)
+            await _serve(ws, room, conn, session)
+        except Refusal as e:  # the server is full
+            conn.error(e.code, e.message)
         finally:
+            if counted:
+                sockets.closed(session.address)
             if room is not None:
                 room.disconnect(conn)
+                if session.watching:
+                    sockets.unwatch(room.code, session.address)
             with contextlib.suppress(asyncio.QueueFull):
                 conn.queue.put_nowait(None)
             with contextlib.suppress(Exception):
@@ -282,11 +345,40 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 _NO_ROOM = Refusal("no-room", msg("There is no room with that code."))
 
 
+def _address(client: Request | WebSocket) -> str:
+    """The client's address (uvicorn puts a trusted proxy's X-Forwarded-For there)."""
+    return client.client.host if client.client else "-"
+
+
 async def _body(request: Request, cfg: ServerConfig) -> bytes:
-    data = await request.body()
-    if len(data) > cfg.max_message_bytes:
+    """The JSON body, refused unless it is ``application/json`` (no other site's form can
+    send that without asking) and refused by its ``Content-Length``, or as soon as more
+    than ``max_message_bytes`` arrived, before it is read whole."""
+    limit = cfg.max_message_bytes
+    declared = request.headers.get("content-length", "0")
+    if not declared.isdigit() or int(declared) > limit:
         raise Refusal("too-big", msg("That message is too big."))
-    return data or b"{}"
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise Refusal("not-json", msg("Send the request body as application/json."))
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > limit:
+            raise Refusal("too-big", msg("That message is too big."))
+    return bytes(data) or b"{}"
+
+
+@dataclass(slots=True)
+class _Session:
+    """One WebSocket's standing: its address, whether it said hello, what it counts as."""
+
+    address: str
+    sockets: Sockets
+    cfg: ServerConfig
+    greeted: bool = False
+    watching: bool = False  # counted among the room's spectators
+    close: bool = False  # refused: close after the error
 
 
 try:
@@ -311,13 +403,22 @@ async def _writer(ws: WebSocket, conn: Conn) -> None:
             await ws.send_text(_dumps(item))
 
 
-async def _serve(ws: WebSocket, room: Room, conn: Conn, cfg: ServerConfig) -> None:
+async def _serve(ws: WebSocket, room: Room, conn: Conn, session: _Session) -> None:
+    cfg = session.cfg
     bucket = _Bucket(cfg.rate_per_s, cfg.rate_burst)
-    greeted = False
     strikes = 0
+    hello_by = time.monotonic() + cfg.hello_timeout_s
     while True:
         try:
-            event = await ws.receive()
+            if session.greeted or cfg.hello_timeout_s <= 0:
+                event = await ws.receive()
+            else:
+                event = await asyncio.wait_for(ws.receive(), hello_by - time.monotonic())
+        except TimeoutError:
+            seconds = format(cfg.hello_timeout_s, "g")
+            conn.error("hello-timeout", msg("Say hello within {n} seconds of connecting.",
+                                            n=seconds))
+            return
         except (WebSocketDisconnect, RuntimeError):
             return
         if event["type"] == "websocket.disconnect":
@@ -333,15 +434,17 @@ async def _serve(ws: WebSocket, room: Room, conn: Conn, cfg: ServerConfig) -> No
             conn.error("rate-limited", msg("Too many messages: slow down."))
             strikes += 1
         else:
-            greeted = _handle(room, conn, text, greeted)
+            _handle(room, conn, text, session)
+            if session.close:
+                return
             continue
         if strikes > 50:
             conn.error("closed", msg("Too many refused messages: disconnected."))
             return
 
 
-def _handle(room: Room, conn: Conn, text: str, greeted: bool) -> bool:
-    """One client message; returns whether the connection has said hello."""
+def _handle(room: Room, conn: Conn, text: str, session: _Session) -> None:
+    """One client message."""
     ref: str | None = None
     try:
         try:
@@ -351,7 +454,7 @@ def _handle(room: Room, conn: Conn, text: str, greeted: bool) -> bool:
         except ValueError:
             raise Refusal("invalid", msg("That message is not JSON.")) from None
         if isinstance(m, p.Hello):
-            if greeted:
+            if session.greeted:
                 raise Refusal("hello-twice", msg("You have already said hello."))
             if m.lang:
                 conn.t = translator(negotiate(m.lang) or "en")
@@ -359,9 +462,18 @@ def _handle(room: Room, conn: Conn, text: str, greeted: bool) -> bool:
             if m.token and member is None:
                 conn.error("bad-token", msg("That seat link is not valid here; you are "
                                             "watching."))
+            if member is None:  # spectators have their share; a seat token always gets in
+                full = session.sockets.watch(room.code, session.address)
+                if full is not None:
+                    session.close = True
+                    raise Refusal("room-busy", full)
+                session.watching = True
+            else:
+                _make_way(room, member.id, session.cfg.max_sockets_per_member)
             room.connect(conn, member)
-            return True
-        if not greeted:
+            session.greeted = True
+            return
+        if not session.greeted:
             raise Refusal("hello-first", msg("Say hello first."))
         if isinstance(m, p.Ping):
             conn.send({"type": "pong", "t": m.t, "server_time": time.time()})
@@ -393,4 +505,16 @@ def _handle(room: Room, conn: Conn, text: str, greeted: bool) -> bool:
     except Exception:  # a bug must not cost the player the connection, nor leak a trace
         log.exception("message refused by an internal error")
         conn.error("internal", msg("Something went wrong."), ref)
-    return greeted
+
+
+def _make_way(room: Room, member: int, most: int) -> None:
+    """Before one more socket of ``member`` joins: close its oldest beyond ``most - 1``."""
+    mine = sorted((c for c in room.conns if c.member == member), key=lambda c: c.opened)
+    for old in mine[:max(0, len(mine) - most + 1)] if most > 0 else ():
+        old.error("replaced", msg("This seat was opened in another window; this one "
+                                  "closes."))
+        old.member = None
+        room.conns.discard(old)
+        old.dropped = True
+        with contextlib.suppress(asyncio.QueueFull):
+            old.queue.put_nowait(None)

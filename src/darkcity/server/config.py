@@ -38,8 +38,23 @@ class ServerConfig:
     max_message_bytes: int = 4096  # one client message
     rate_per_s: float = 15.0  # sustained client messages per second
     rate_burst: int = 40  # burst allowance
-    max_rooms: int = 5000  # rooms held in memory at once
-    max_connections_per_room: int = 64
+    max_rooms: int = 5000  # rooms held in memory at once (loaded ones too)
+    # -- limits against hostile clients (limits.py; docs/server.md "Limits and abuse")
+    max_sockets_per_address: int = 64  # open WebSockets of one client address
+    hello_timeout_s: float = 10.0  # a socket that has not said hello by then is closed
+    max_spectators_per_room: int = 48  # sockets without a seat token; members always get in
+    max_spectators_per_address: int = 8  # of them, from one address
+    max_sockets_per_member: int = 4  # one person's tabs; a newer one closes the oldest
+    create_per_min: float = 6.0  # rooms one address may create, sustained
+    create_burst: int = 20  # ... at once
+    join_per_min: float = 30.0  # people one address may add to rooms, sustained
+    join_burst: int = 60  # ... at once
+    idle_room_s: float = 600.0  # a room nobody is connected to leaves memory after this
+    keep_days: float = 30.0  # lobbies and finished games untouched this long are deleted
+    min_decide_s: float = 5.0  # floors of the pace numbers a room may ask for
+    min_beat_s: float = 0.1
+    min_bot_delay_s: float = 0.1
+    bot_workers: int = 2  # processes that run the bots' thinking (0: on the event loop)
     tick_s: float = 0.05  # the clock's resolution (deadlines, bots, counts)
     coalesce_s: float = 0.01  # changes within this window make one broadcast (acks go first)
     progress_s: float = 0.5  # "who has decided" goes to the others at most this often
@@ -60,9 +75,35 @@ class ServerConfig:
             "rate_burst": _int(env, "DARKCITY_RATE_BURST", 40),
             "max_rooms": _int(env, "DARKCITY_MAX_ROOMS", 5000),
         }
+        values.update(_limits(env))
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]
 
     @property
     def database(self) -> str:
         return self.db_url or default_db_url()
+
+
+#: The limits' fields and their variables (``DARKCITY_`` + the field's name in capitals).
+_LIMITS: dict[str, type[int] | type[float]] = {
+    "max_sockets_per_address": int, "hello_timeout_s": float,
+    "max_spectators_per_room": int, "max_spectators_per_address": int,
+    "max_sockets_per_member": int, "create_per_min": float, "create_burst": int,
+    "join_per_min": float, "join_burst": int, "idle_room_s": float, "keep_days": float,
+    "min_decide_s": float, "min_beat_s": float, "min_bot_delay_s": float,
+    "bot_workers": int,
+}
+
+
+def _limits(env: Mapping[str, str]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for name, kind in _LIMITS.items():
+        key = f"DARKCITY_{name.upper()}"
+        value = env.get(key)
+        if not value:
+            continue
+        try:
+            out[name] = kind(value)
+        except ValueError:
+            raise ValueError(f"{key}={value!r}: not a number") from None
+    return out

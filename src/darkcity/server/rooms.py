@@ -13,8 +13,11 @@ holds names, seats and flags only. Tokens and the seed never leave.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
+import logging
+import math
 import random
 import secrets
 import time
@@ -31,9 +34,11 @@ from darkcity.narration import render
 from darkcity.record import write_record
 from darkcity.server.bots import LEVELS, bot_decision, new_bot
 from darkcity.server.config import ServerConfig
+from darkcity.server.limits import BadName, clean_name, name_key
 from darkcity.server.standing import standing
 from darkcity.server.storage import Storage
 from darkcity.server.text import level_word
+from darkcity.server.thinking import BotPool, Request
 from darkcity.views import View, decision_from_dict, decision_to_dict, view
 
 __all__ = ["PACES", "Conn", "Member", "Refusal", "Room", "RoomManager", "check_name"]
@@ -50,6 +55,7 @@ CODE_LENGTH: Final = 6
 BOT_NAMES: Final = ("Ada", "Bento", "Clara", "Davi", "Eva", "Fausto", "Gaia", "Heitor",
                     "Iris", "Joca")
 _COUNTED: Final = frozenset((Phase.GESTURE, Phase.WITHDRAWAL))
+log = logging.getLogger("darkcity.server")
 CHAT_KEEP: Final = 200  # chat lines stored with a room
 CHAT_MAX: Final = 300  # characters in one line
 CHAT_RATE: Final = (5, 10.0)  # at most 5 lines per 10 seconds and person
@@ -81,13 +87,12 @@ def check_chat(text: str) -> str:
 
 
 def check_name(name: str) -> str:
-    """A display name, cleaned: stripped, 1..24 characters, no control characters."""
-    name = unicodedata.normalize("NFC", name).strip()
-    if not 1 <= len(name) <= 24:
-        raise Refusal("bad-name", msg("A name has 1 to 24 characters."))
-    if any(unicodedata.category(ch)[0] == "C" for ch in name):
-        raise Refusal("bad-name", msg("A name cannot hold control characters."))
-    return name
+    """A display name, cleaned (:func:`darkcity.server.limits.clean_name`: NFKC, 1..24
+    characters, visible, no control or invisible characters)."""
+    try:
+        return clean_name(name)
+    except BadName as e:
+        raise Refusal("bad-name", e.message) from None
 
 
 @dataclass(slots=True)
@@ -119,6 +124,7 @@ class Conn:
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(queue_size)
         self.nights_sent = 0  # finished nights this reader already holds
         self.dropped = False
+        self.opened = time.monotonic()
         self.sent: list[dict[str, Any]] | None = None  # tests: record every message
 
     def send(self, message: dict[str, Any]) -> None:
@@ -198,6 +204,11 @@ class Room:
     said: dict[int, list[float]] = field(default_factory=dict)  # member -> recent lines
     next_code: str | None = None  # "play again": the room that follows this one
     clock: Callable[[], float] = time.time
+    pool: BotPool | None = None  # bots think in worker processes (None: on the loop)
+    thinking: dict[str, int] = field(default_factory=dict)  # player -> decision point
+    history: list[dict[str, Any]] = field(default_factory=list)  # decisions stored
+    stalled_until: float = 0.0  # after a failure, the clock leaves the room alone a while
+    failure_logged: float = -math.inf
 
     # -- the lobby -------------------------------------------------------------
 
@@ -223,9 +234,9 @@ class Room:
         if self.status != "lobby":
             raise Refusal("started", msg("The game has started; you can watch it."))
         name = check_name(name)
-        taken = {m.name.casefold() for m in self.members.values()}
-        if name.casefold() in taken or name.casefold() in {
-                n.casefold() for n in self.bot_names().values()}:
+        taken = {name_key(m.name) for m in self.members.values()}
+        if name_key(name) in taken or name_key(name) in {
+                name_key(n) for n in self.bot_names().values()}:
             raise Refusal("name-taken", msg("Someone in this room is already called {name}.",
                                             name=name))
         if len(self.members) >= 32:
@@ -258,13 +269,19 @@ class Room:
         """seat -> the bot's name (lobby); after the start, the fixed names."""
         if self.players:
             return {s: self.players[s] for s in self.bots}
-        humans = {m.name.casefold() for m in self.members.values()}
-        names = [n for n in BOT_NAMES if n.casefold() not in humans]
+        humans = {name_key(m.name) for m in self.members.values()}
+        names = [n for n in BOT_NAMES if name_key(n) not in humans]
         return {s: names[i % len(names)] for i, s in enumerate(sorted(self.bots))}
 
     def _require_host(self, member: int | None) -> None:
         if member is None or member != self.host:
             raise Refusal("not-host", msg("Only the host can do that."))
+
+    def _require_not_over(self) -> None:
+        """The table is fixed once the game is over (the record says who played)."""
+        if self.status == "over":
+            raise Refusal("game-over", msg("The game is over: the table can no longer "
+                                           "change."))
 
     def _require_lobby(self) -> None:
         if self.status != "lobby":
@@ -306,6 +323,7 @@ class Room:
         away (their token stops working). In a game, a bot of the room's timeout level
         takes the seat over."""
         self._require_host(member)
+        self._require_not_over()
         if seat in self.bots and self.status == "lobby":
             del self.bots[seat]
         else:
@@ -349,6 +367,7 @@ class Room:
 
     def make_host(self, member: int | None, seat: int) -> None:
         self._require_host(member)
+        self._require_not_over()
         target = self.seated().get(seat)
         if target is None:
             raise Refusal("empty-seat", msg("Nobody sits there."))
@@ -423,6 +442,7 @@ class Room:
         except Exception:
             self.game = restore(game.settings, game.seed, game.log[:decided])
             raise
+        self.history.append(doc)
         self.seq += 1
         if ack is not None:  # stored first, then acknowledged, then shown
             ack(self.seq)
@@ -541,18 +561,50 @@ class Room:
         game = self.game
         if game is None or self.reveal_at is not None or not (full or changed):
             return
-        progress: dict[str, Any] | None = None
+        self._fresh = set()  # readers whose state is built after this change
         for c in self.conns:
             if full or self.player_of(c.member) in changed:
                 self.send_state(c)
-                continue
-            if progress is None:  # what everybody may see: the spectator's view
-                pv = view(game, None, since=len(game.nights) + 1)
-                progress = {"type": "progress", "decision_id": pv.decision_id,
-                            "required": pv.required, "pending": pv.pending,
-                            "server_time": self.clock()}
-                if point:
-                    progress["deadline"] = self.deadline
+                self._fresh.add(c)
+        if len(self._fresh) < len(self.conns):
+            self._progress_soon(point)
+
+    _fresh: set[Conn] = field(default_factory=set)  # readers whose state is current
+    _progress_due: bool = False
+    _progress_point: bool = False
+    _progress_last: float = -math.inf
+
+    def _progress_soon(self, point: bool) -> None:
+        """The others learn who has decided (never what) in a ``progress`` message: at
+        most one per ``progress_s`` per room, carrying every change since the last."""
+        self._progress_point = self._progress_point or point
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a test driving a room directly): at once
+            self._progress_now()
+            return
+        if not self._progress_due:
+            self._progress_due = True
+            loop.call_later(max(0.0, self._progress_last + self.server.progress_s
+                                - loop.time()), self._progress_now)
+
+    def _progress_now(self) -> None:
+        point, self._progress_point, self._progress_due = self._progress_point, False, False
+        with contextlib.suppress(RuntimeError):
+            self._progress_last = asyncio.get_running_loop().time()
+        game = self.game
+        if game is None or self.reveal_at is not None:
+            return
+        readers = [c for c in self.conns if c not in self._fresh]
+        if not readers:
+            return
+        pv = view(game, None, since=len(game.nights) + 1)  # the spectator's view
+        progress: dict[str, Any] = {"type": "progress", "decision_id": pv.decision_id,
+                                    "required": pv.required, "pending": pv.pending,
+                                    "server_time": self.clock()}
+        if point:
+            progress["deadline"] = self.deadline
+        for c in readers:
             c.send(progress)
 
     _last_phase: Phase | None = None
@@ -598,7 +650,7 @@ class Room:
             self.reveal_at = None
             self.broadcast_state()
             self._broadcast_now()  # the reveal: at once, to everybody
-        if self.status != "playing":
+        if self.status != "playing" or now < self.stalled_until:
             return
         for _round in range(64):  # bounded: a game of bots moves a few steps per tick
             if game.over or self.reveal_at is not None:
@@ -607,42 +659,94 @@ class Room:
             seats = {p: i for i, p in enumerate(self.players)}
             seated = self.seated()
             for p in game.pending:
+                if p in self.thinking:  # a worker is deciding for them
+                    continue
                 seat = seats[p]
                 due = self.bot_due.get(p)
                 if seat in self.bots and due is not None and now >= due:
-                    self._bot(p, self.bots[seat], "bot")
-                    acted = True
-                    break
+                    acted = self._bot(p, self.bots[seat], "bot")
+                    if acted:
+                        break
+                    continue
                 m = seated.get(seat)
                 if m is not None and m.id in self.away and \
                         now - self.away[m.id] >= self.config.grace_s:
-                    self.notice(msg("{player} is away; a bot decided for them.", player=p))
-                    self._bot(p, self.config.timeout_level, "away")
-                    acted = True
-                    break
+                    acted = self._bot(p, self.config.timeout_level, "away", msg(
+                        "{player} is away; a bot decided for them.", player=p))
+                    if acted:
+                        break
             if acted:
                 continue
+            late = tuple(p for p in game.pending if p not in self.thinking)
             if self.deadline is not None and now >= self.deadline and \
-                    self.deadline_dp == game.decision_point().id and game.pending:
-                late = game.pending
+                    self.deadline_dp == game.decision_point().id and late:
                 self.notice(msg("Time is up for {players}; a bot of level {level} decided.",
                                 players=", ".join(late),
                                 level=level_word(self.config.timeout_level)))
                 for p in late:
                     if game.decision_point().id != self.deadline_dp:
                         break
-                    self._bot(p, self.config.timeout_level, "timeout")
-                continue
+                    acted = self._bot(p, self.config.timeout_level, "timeout") or acted
+                if acted:
+                    continue
             return
 
-    def _bot(self, player: str, level: str, source: str) -> None:
+    def _bot(self, player: str, level: str, source: str,
+             notice: Message | None = None) -> bool:
+        """A bot of ``level`` decides for ``player``: at once on the loop (True: the
+        decision is applied), or in the room's worker pool (False: it lands later)."""
         game = self.game
         assert game is not None
+        if self.pool is not None:
+            self._think(player, level, source, notice)
+            return False
         bot = self.robots.get((player, level))
         if bot is None:
             bot = self.robots[(player, level)] = new_bot(
                 level, bot_rng(self.seed or "", f"{player}:{level}:{self.seq}"))
+        if notice is not None:
+            self.notice(notice)
         self._commit(bot_decision(bot, game, player), source)
+        return True
+
+    def _think(self, player: str, level: str, source: str, notice: Message | None) -> None:
+        """Ask the worker pool; the answer is applied only if the game is still where it
+        was asked (``verify``), else dropped and asked again at the next tick."""
+        game, pool = self.game, self.pool
+        assert game is not None and pool is not None
+        dp = game.decision_point().id
+        self.thinking[player] = dp
+        req = Request(self.code, self.seed or "", self.players, self.config.deck,
+                      self.config.cards, tuple(self.history), player, level)
+
+        def landed(doc: dict[str, Any] | None) -> None:
+            if self.thinking.get(player) != dp:
+                return
+            del self.thinking[player]
+            g = self.game
+            if doc is None:  # the worker failed (logged): not again for a second
+                self.bot_due[player] = self.clock() + 1.0
+                return
+            if g is None or g.over or self.status != "playing" or self.reveal_at is not None:
+                return
+            try:
+                d = decision_from_dict(doc)
+                g.verify(d)
+            except (IllegalDecision, ValueError, KeyError, TypeError):
+                return  # stale: the table moved on; the clock asks again
+            if notice is not None:
+                self.notice(notice)
+            try:
+                self._commit(d, source)
+            except Exception:  # like a failed tick: this room only, logged, paused 1 s
+                now = self.clock()
+                self.stalled_until = now + 1.0
+                if now - self.failure_logged >= 60:
+                    self.failure_logged = now
+                    log.exception("room %s: a bot's decision could not be applied",
+                                  self.code)
+
+        pool.submit(req, landed)
 
     def notice(self, message: Message) -> None:
         """A public line for the whole table (timeouts, bots taking over)."""
@@ -777,17 +881,45 @@ class RoomManager:
     """Every room of this server: created, loaded from the database, ticked."""
 
     def __init__(self, storage: Storage, config: ServerConfig,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, pool: BotPool | None = None) -> None:
         self.storage = storage
         self.config = config
         self.clock = clock
+        self.pool = pool  # the bots' worker processes (None: bots think on the loop)
         self.rooms: dict[str, Room] = {}
         self.lazy = True  # get() loads a stored room; a cluster loads only with the lease
+        self.quiet: dict[str, float] = {}  # code -> since when nobody is connected
+        self.failing: dict[str, float] = {}  # code -> when its clock last failed (logged)
+        self._swept = 0.0
+
+    def _make_room(self) -> None:
+        """Room in memory for one more: the room nobody has been connected to longest
+        (not a game in progress, whose clock runs) leaves memory if the server is full;
+        it stays in the database. Raises ``busy`` when every room is in use."""
+        if len(self.rooms) < self.config.max_rooms:
+            return
+        now = self.clock()
+        idle = [(self.quiet.get(code, now), code) for code, room in self.rooms.items()
+                if not room.conns and room.status != "playing"]
+        if not idle:
+            raise Refusal("busy", msg("The server holds too many rooms; try later."))
+        self._evict(min(idle)[1])
+
+    def _evict(self, code: str) -> None:
+        self.rooms.pop(code, None)
+        self.quiet.pop(code, None)
+        self.failing.pop(code, None)
+
+    def _paced(self, decide_s: float, beat_s: float, bot_delay_s: float) -> \
+            tuple[float, float, float]:
+        """A room's pace numbers raised to the server's floors (``min_*``)."""
+        c = self.config
+        return (max(decide_s, c.min_decide_s), max(beat_s, c.min_beat_s),
+                max(bot_delay_s, c.min_bot_delay_s))
 
     def create(self, body: Any) -> tuple[Room, Member, str]:
         """A new room from a :class:`~darkcity.server.protocol.CreateRoom`; its host."""
-        if len(self.rooms) >= self.config.max_rooms:
-            raise Refusal("busy", msg("The server holds too many rooms; try later."))
+        self._make_room()
         name = check_name(body.name)
         if body.pace not in PACES and body.pace != "custom":
             raise Refusal("bad-pace", msg("Unknown pace {pace!r}.", pace=body.pace))
@@ -811,22 +943,25 @@ class RoomManager:
         except (DeckError, ValueError) as e:
             raise Refusal("bad-deck", msg("The deck cannot be played: {reason}",
                                           reason=error_message(e))) from None
-        config = RoomConfig(
-            body.players, deck_name, cards, body.pace,
+        decide_s, beat_s, bot_delay_s = self._paced(
             body.decide_s if body.decide_s is not None else decide,
-            body.beat_s if body.beat_s is not None else beat, lang, body.timeout_level,
-            body.grace_s if body.grace_s is not None else self.config.grace_s,
+            body.beat_s if body.beat_s is not None else beat,
             body.bot_delay_s if body.bot_delay_s is not None else self.config.bot_delay_s)
+        config = RoomConfig(
+            body.players, deck_name, cards, body.pace, decide_s, beat_s, lang,
+            body.timeout_level,
+            body.grace_s if body.grace_s is not None else self.config.grace_s, bot_delay_s)
         room = self._new_room(config)
         member, token = room.add_member(name)
         return room, member, token
 
     def _new_room(self, config: RoomConfig) -> Room:
+        self._make_room()
         for _try in range(100):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if code not in self.rooms and not self.storage.code_taken(code):
                 break
-        room = Room(code, config, self.storage, self.config, clock=self.clock)
+        room = Room(code, config, self.storage, self.config, clock=self.clock, pool=self.pool)
         self.storage.create_room(code, config.to_json(), room.lobby_json())
         self.rooms[code] = room
         return room
@@ -842,8 +977,6 @@ class RoomManager:
             found = self.get(room.next_code)
             if found is not None:
                 return found
-        if len(self.rooms) >= self.config.max_rooms:
-            raise Refusal("busy", msg("The server holds too many rooms; try later."))
         new = self._new_room(replace(room.config))
         new.members = {i: replace(m) for i, m in room.members.items()}
         new.bots = dict(room.bots)
@@ -868,8 +1001,9 @@ class RoomManager:
         stored = self.storage.load_room(code)
         if stored is None:
             return None
+        self._make_room()
         room = Room(code, RoomConfig.from_json(stored.config), self.storage, self.config,
-                    clock=self.clock)
+                    clock=self.clock, pool=self.pool)
         lobby = stored.lobby
         for m in lobby.get("members", []):
             room.members[int(m["id"])] = Member(int(m["id"]), str(m["name"]),
@@ -887,6 +1021,7 @@ class RoomManager:
             game = Game(Settings(players=room.players, deck=deck), stored.seed)
             for d in self.storage.decisions(code):
                 game.do(decision_from_dict(d.doc))
+                room.history.append(d.doc)
                 room.seq += 1
             room.game = game
             dp = game.decision_point()
@@ -894,10 +1029,15 @@ class RoomManager:
             room._last_phase = dp.phase
             room._last_night = game.night
             now = self.clock()
+            # After a restart the players get the grace period again to come back: a
+            # deadline that passed while the server was down is moved on.
+            grace = now + max(room.config.grace_s, self.config.min_decide_s)
             if stored.deadline_dp == dp.id and stored.deadline is not None:
-                room.deadline, room.deadline_dp = stored.deadline, dp.id
+                room.deadline, room.deadline_dp = max(stored.deadline, grace), dp.id
             elif not game.over:
-                room.deadline, room.deadline_dp = now + room.config.decide_s, dp.id
+                room.deadline, room.deadline_dp = max(now + room.config.decide_s, grace), dp.id
+            if room.deadline is not None and room.deadline != stored.deadline:
+                self.storage.save_room(code, deadline=(room.deadline, dp.id))
             for mid in room.members:  # nobody is connected after a restart
                 room.away[mid] = now
             room._schedule_bots()
@@ -909,16 +1049,41 @@ class RoomManager:
         codes = self.storage.active_codes()
         for code in codes:
             if code not in self.rooms:
-                self.load(code)
+                try:
+                    self.load(code)
+                except Refusal:
+                    log.error("max_rooms (%d) reached: %d games in progress were not "
+                              "resumed", self.config.max_rooms, len(codes) - len(self.rooms))
+                    break
+                except Exception:  # one unreadable room must not keep the others down
+                    log.exception("room %s could not be resumed", code)
         return len(codes)
 
     def tick(self) -> None:
+        """Every room's clock; a room whose tick fails is logged and the others go on."""
+        now = self.clock()
         for room in list(self.rooms.values()):
             if room.status == "playing" or room.reveal_at is not None:
-                room.tick()
-            elif not room.conns and room.status == "over" and \
-                    self.clock() - (room.deadline or 0) > 3600:
-                del self.rooms[room.code]
+                try:
+                    room.tick()
+                except Exception:
+                    if now - self.failing.get(room.code, -math.inf) >= 60:  # once a minute
+                        self.failing[room.code] = now
+                        log.exception("room %s: its clock failed", room.code)
+        if now - self._swept >= 1.0:
+            self._swept = now
+            self._sweep(now)
+
+    def _sweep(self, now: float) -> None:
+        """Rooms nobody has been connected to for ``idle_room_s`` leave memory (not games
+        in progress: their clock runs); the database keeps them."""
+        for code, room in list(self.rooms.items()):
+            if room.conns:
+                self.quiet.pop(code, None)
+                continue
+            since = self.quiet.setdefault(code, now)
+            if room.status != "playing" and now - since >= self.config.idle_room_s:
+                self._evict(code)
 
 
 def new_rng() -> random.Random:

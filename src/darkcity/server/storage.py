@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     insert,
     select,
@@ -189,6 +191,25 @@ class Storage:
         with self._tx():
             return [r[0] for r in self.conn.execute(select(rooms_table.c.code).where(
                 rooms_table.c.status == "playing"))]
+
+    def prune(self, before: float, keep: Collection[str] = (), batch: int = 200) -> int:
+        """Delete the lobbies and finished games not changed since ``before`` (epoch
+        seconds), with their decisions, except the codes in ``keep``; returns how many
+        rooms went. Its own connection and short transactions of ``batch`` rooms: it
+        runs in a thread beside the server's (``darkcity serve --keep-days``)."""
+        gone = 0
+        while True:
+            with self.engine.begin() as c:
+                codes = [r[0] for r in c.execute(
+                    select(rooms_table.c.code).where(
+                        rooms_table.c.status.in_(("lobby", "over")),
+                        rooms_table.c.updated < before).limit(batch + len(keep)))]
+                codes = [code for code in codes if code not in keep][:batch]
+                if not codes:
+                    return gone
+                c.execute(delete(decisions_table).where(decisions_table.c.room.in_(codes)))
+                c.execute(delete(rooms_table).where(rooms_table.c.code.in_(codes)))
+            gone += len(codes)
 
     def decisions(self, code: str) -> list[StoredDecision]:
         with self._tx():
