@@ -18,7 +18,7 @@ from darkcity.game import Game, Settings
 
 pytest.importorskip("openskill")
 
-from darkcity.sim.tournament import play_tournament, write_tournament  # noqa: E402
+from darkcity.sim.tournament import play_tournament, write_tournament
 
 VARIANTS = ("always-priest", "leader-hunter", "never-flee", "retuned", "skittish")
 
