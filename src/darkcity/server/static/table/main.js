@@ -113,6 +113,9 @@ function mayorPage() {
 
 S.render = () => {
   const app = document.getElementById("app");
+  // a re-render keeps the focus and the caret where the Mayor was typing
+  const focused = document.activeElement && document.activeElement.getAttribute("data-testid");
+  const caret = focused && document.activeElement.selectionStart;
   const parts = [];
   if (!S.code) {
     parts.push(el("h1", { text: t("Table companion") }),
@@ -126,6 +129,13 @@ S.render = () => {
     parts.push(el("h1", { text: t("Table {code}", { code: S.view.code }) }), phonePage(S), el("p", {}, langPicker()));
   }
   app.replaceChildren(...parts.filter((x) => x));
+  if (focused) {
+    const again = app.querySelector(`[data-testid="${focused}"]`);
+    if (again) {
+      again.focus();
+      if (typeof caret === "number" && again.setSelectionRange) again.setSelectionRange(caret, caret);
+    }
+  }
 };
 
 async function main() {

@@ -44,6 +44,9 @@ export function resolvePanel(S, send) {
     for (const [z, c] of Object.entries(q.zombies)) local.call.zombies[z] = c.aimed;
   }
   const st = local.call;
+  const called = `${v.code}:${v.night}:call:${q.step}`;
+  if (S.prefs.speak && q.role && !S.spoken[called]) say(callOf(q.role));  // "The Devil?"
+  S.spoken[called] = 1;
   const box = el("section", { class: "panel", "data-testid": "panel-call" },
     el("h2", { text: q.step === "end" ? t("The other cards") : t("Phase 4: step {step}", { step: q.step }) }),
     el("p", { class: "call", "data-testid": "call", text: q.role ? callOf(q.role) : t("Turn over the cards still unknown") }));

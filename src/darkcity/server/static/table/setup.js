@@ -33,6 +33,8 @@ export function setupPage(S) {
   s.players.forEach((name, i) => {
     const input = el("input", { value: name, placeholder: t("Player {n}", { n: i + 1 }),
       "aria-label": t("Player {n}", { n: i + 1 }), "data-testid": `seat-${i}`, maxlength: 24 });
+    // typing is kept at once (a re-render never loses it); the deck is checked on change
+    input.addEventListener("input", () => { s.players[i] = input.value; saveSetup(s); });
     input.addEventListener("change", () => { s.players[i] = input.value; s.check = null; refresh(); });
     const up = button("↑", () => { if (i > 0) { [s.players[i - 1], s.players[i]] = [s.players[i], s.players[i - 1]]; refresh(); } },
       { class: "small", "aria-label": t("Move up"), "data-testid": `up-${i}` });
