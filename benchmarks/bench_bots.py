@@ -166,8 +166,10 @@ def win_rate(bots: tuple[str, ...], games: int, workers: int, seed: str) -> dict
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="darkcity bots benchmark")
-    ap.add_argument("--only", choices=("speed", "quality", "env", "population"),
+    ap.add_argument("--only", choices=("speed", "quality", "env", "population", "tournament"),
                     default=None)
+    ap.add_argument("--tournament-games", type=int, default=24,
+                    help="games per match of the tournament (every bot and variant)")
     ap.add_argument("--env-games", type=int, default=20)
     ap.add_argument("--pair-games", type=int, default=48,
                     help="games of the strong bot as the single seat against each member")
@@ -242,6 +244,23 @@ def main(argv: list[str] | None = None) -> int:
                              ("no member above 1.0x against five strong bots", against)):
             print(f"  {'PASS' if passed else 'FAIL'}  {what}")
             ok &= passed
+    if args.only == "tournament":  # long: every ordered pair of the population
+        from darkcity.bots import bot_names
+        from darkcity.sim.tournament import play_tournament
+
+        pop = bot_names(variants=True)
+        t = time.perf_counter()
+        tr = play_tournament(pop, players=6, games=args.tournament_games, seed=args.seed,
+                             workers=args.workers)
+        report["tournament"] = tr.to_json()
+        print(f"tournament ({time.perf_counter() - t:.0f} s): darkcity tournament --players 6 "
+              f"--games {args.tournament_games} --seed {args.seed} --workers {args.workers}")
+        for i, r in enumerate(tr.ratings, 1):
+            print(f"  {i}. {r.bot:<14} mu {r.mu:6.2f} [{r.ci[0]:.2f}, {r.ci[1]:.2f}]")
+        for key, what in (("single_pass", "strong >= 1.5x against every member"),
+                          ("against_pass", "no member above 1.0x against five strong bots")):
+            print(f"  {'PASS' if tr.checks[key] else 'FAIL'}  {what}")
+            ok &= bool(tr.checks[key])
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return 0 if ok else 1
