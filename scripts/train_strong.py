@@ -169,6 +169,7 @@ def _figure(log: list[dict[str, Any]], path: Path) -> None:
     for row in log[0]["free_xp_ratio"]:
         bx.plot([e["iteration"] for e in log], [e["free_xp_ratio"][row] for e in log],
                 marker="o", label=row)
+    bx.set_xticks([e["iteration"] for e in log])
     bx.axhline(1.0, color="#c44e52", linestyle="--")
     bx.set_xlabel("iteration")
     bx.set_ylabel("win share x fair share")
