@@ -143,3 +143,19 @@ def test_a_night_exported_and_adjudicated(api: TestClient) -> None:
     r = api.post(f"/api/tables/{code}/undo", headers=mayor, json={"what": "night"})
     assert r.json()["stage"] == "draft" and r.json()["nights"] == 0
     assert api.get("/api/tables/NOPE99").status_code == 404
+
+
+def test_a_seat_is_one_phone_and_the_record_keeps_the_secret(api: TestClient) -> None:
+    code, mayor = new_table(api)
+    assert api.post(f"/api/tables/{code}/seat", json={"player": "Fred"}).status_code == 200
+    r = api.post(f"/api/tables/{code}/seat", json={"player": "Fred"})
+    assert r.status_code == 409 and "Mayor can free" in r.json()["message"]
+    assert api.post(f"/api/tables/{code}/seat", json={"player": "Zed"}).status_code == 400
+    assert api.post(f"/api/tables/{code}/seats/free", json={}).status_code == 403
+    assert api.post(f"/api/tables/{code}/seats/free", headers=mayor, json={}).json()[
+        "seated"] == []
+    assert api.post(f"/api/tables/{code}/seat", json={"player": "Fred"}).status_code == 200
+    enter(api, code, mayor, {"type": "drafted", "death_names": "Caio"})
+    record = api.get(f"/api/tables/{code}/record").json()
+    assert record["entries"] == [] and "death_names" not in str(record)
+    assert replay_table(record).ok

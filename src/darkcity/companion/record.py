@@ -36,13 +36,21 @@ def _night_doc(n: TableNight) -> dict[str, Any]:
             "result": result_document(n.result)}
 
 
-def write_table_record(c: Companion) -> dict[str, Any]:
-    """The ``darkcity-table/1`` record of a table (finished or not)."""
+def write_table_record(c: Companion, *, finished_only: bool = False) -> dict[str, Any]:
+    """The ``darkcity-table/1`` record of a table (finished or not).
+
+    ``finished_only``: without the entries of a night still in progress (for a
+    reader who may not know Death's name yet); the record then ends where the
+    last finished night ended, and replays identically all the same.
+    """
     doc = c.to_json()
+    entries = doc["entries"]
+    if finished_only:
+        entries = entries[:c.finished_at[-1]] if c.finished_at else []
     return {
         "format": TABLE_FORMAT,
         "settings": doc["setup"],
-        "entries": doc["entries"],
+        "entries": entries,
         "nights": [_night_doc(n) for n in c.nights],
         "over": bool(c.winners),
         "winners": list(c.winners),

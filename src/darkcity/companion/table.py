@@ -232,6 +232,8 @@ class Companion:
         self._deck_roles = frozenset(c.role for c in self._cards)
         self.entries: list[Entry] = []
         self.nights: list[TableNight] = []
+        #: How many entries each finished night's table had, its last entry included.
+        self.finished_at: list[int] = []
         self.journals: list[dict[Role, int]] = [{setup.free_xp[p]: 1} for p in self.players]
         self.winners: tuple[str, ...] = ()
         self.stage = Stage.DRAFT
@@ -655,6 +657,7 @@ class Companion:
         self._night.narration.append(("end", end))
         self.journals = [dict(j) for j in result.journals]
         self.nights.append(TableNight(self._night.number, self.active, night, result))
+        self.finished_at.append(len(self.entries) + 1)  # the entry being applied ends it
         if result.winners:
             self.winners = result.winner_names
             self.stage = Stage.OVER

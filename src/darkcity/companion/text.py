@@ -22,6 +22,11 @@ __all__ = ["CONDITIONS", "FATES", "GESTURES", "UI", "call_message", "table_catal
 
 #: The web page's texts (English message ids).
 UI: Final = (
+    _('Tiebreak among those who met a condition: most XP, then most rows with XP.'),
+    _('{player}: {xp} XP in {rows} rows'),
+    _('Phones at the table: {names}'),
+    _('No phone has joined.'),
+    _("Free the phones' seats"),
     _("1"),
     _("2"),
     _("3"),

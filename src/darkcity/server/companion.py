@@ -241,6 +241,12 @@ def view(stored: StoredTable, reader: str | None, t: Translator) -> dict[str, An
         "journals": _journals(c),
         "totals": {p: total(c.journals[i]) for i, p in enumerate(c.players)},
         "winners": list(c.winners),
+        # everybody who met a condition: the tiebreak ranks them (R-102)
+        "contenders": [{"player": p, "xp": total(j), "rows": sum(1 for x in j.values() if x),
+                        "conditions": list(conditions_met(j))}
+                       for p, j in zip(c.players, c.journals, strict=True)
+                       if c.winners and conditions_met(j)],
+        "seated": sorted(stored.seats),
         "conditions": {p: list(conditions_met(c.journals[c.players.index(p)]))
                        for p in c.winners},
         "nights": len(c.nights),
@@ -491,17 +497,35 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
         name = body.get("player")
         if not isinstance(name, str) or name not in stored.table.players:
             raise Refused(400, "bad-seat", msg("That is not a player of this table."))
+        reader = _who(stored, _token(request, body))
         token = secrets.token_urlsafe(18)
         with stored.lock:
+            if name in stored.seats and reader not in ("mayor", name):
+                raise Refused(409, "seat-taken", msg(
+                    "That seat is taken on another phone; the Mayor can free the seats."))
             stored.seats[name] = _hash(token)
             store().save(stored)
         return JSONResponse({"token": token, "player": name})
+
+    @router.post("/api/tables/{code}/seats/free")
+    @guarded
+    async def free_seats(request: Request, code: str) -> Response:
+        """The Mayor frees every seat: the phones pick their names again."""
+        stored = found(code)
+        body = await _json(request)
+        if _who(stored, _token(request, body)) != "mayor":
+            raise Refused(403, "not-mayor", msg("Only the Mayor enters that."))
+        with stored.lock:
+            stored.seats = {}
+            store().save(stored)
+        return changed(request, stored, "mayor")
 
     @router.get("/api/tables/{code}/record")
     @guarded
     async def record(request: Request, code: str) -> Response:
         stored = found(code)
-        return JSONResponse(write_table_record(stored.table), headers={
+        # the night in progress stays out: its entries hold Death's secret name
+        return JSONResponse(write_table_record(stored.table, finished_only=True), headers={
             "Content-Disposition": f'attachment; filename="darkcity-table-{stored.code}.json"'})
 
     @router.get("/api/tables/{code}/nights/{number}")

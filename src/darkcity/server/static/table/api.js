@@ -25,4 +25,5 @@ export const api = {
   enter: (code, token, entry) => call("POST", `/api/tables/${code}/entries`, { entry }, token),
   undo: (code, token, what) => call("POST", `/api/tables/${code}/undo`, { what }, token),
   seat: (code, player) => call("POST", `/api/tables/${code}/seat`, { player }),
+  freeSeats: (code, token) => call("POST", `/api/tables/${code}/seats/free`, {}, token),
 };

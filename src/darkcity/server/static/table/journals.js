@@ -31,7 +31,11 @@ export function resultPanel(S, send) {
   if (v.winners.length) {
     box.append(el("div", { class: "panel", "data-testid": "winners" },
       el("p", { class: "big winner", text: t("Winners: {names}", { names: v.winners.join(", ") }) }),
-      v.winners.map((p) => el("p", { text: `${p}: ${v.conditions[p].map(condition).join(", ")}` }))));
+      v.winners.map((p) => el("p", { text: `${p}: ${v.conditions[p].map(condition).join(", ")}` })),
+      v.contenders.length > v.winners.length ? [
+        el("p", { class: "dim", text: t("Tiebreak among those who met a condition: most XP, then most rows with XP.") }),
+        v.contenders.map((c) => el("p", { "data-testid": `contender-${c.player}`,
+          text: t("{player}: {xp} XP in {rows} rows", { player: c.player, xp: c.xp, rows: c.rows }) }))] : null));
   }
   box.append(el("p", { class: "row" },
     el("a", { href: `/api/tables/${v.code}/nights/${r.number}`, download: "", "data-testid": "export-night" }, t("Night {n} (round notation)", { n: r.number })),

@@ -103,6 +103,11 @@ function mayorPage() {
   parts.push(el("details", { class: "panel" }, el("summary", { text: t("Links and language") }),
     el("p", { text: t("Players' phones: {link}", { link: phoneLink }) }),
     el("p", { class: "dim", text: t("The Mayor's link (keep it to yourself): {link}", { link: `${phoneLink}#mayor=${S.token}` }) }),
+    el("p", { text: v.seated.length ? t("Phones at the table: {names}", { names: v.seated.join(", ") }) : t("No phone has joined.") }),
+    v.seated.length ? button(t("Free the phones' seats"), async () => {
+      try { S.view = await api.freeSeats(S.code, S.token); } catch (e) { toast(e.message); }
+      S.render();
+    }, { class: "small", "data-testid": "free-seats" }) : null,
     langPicker()));
   parts.push(el("nav", { class: "bar" },
     button(t("Undo"), () => undo("entry"), { "data-testid": "undo", disabled: v.can_undo ? null : true }),

@@ -1,6 +1,6 @@
 // A player's own phone: pick your name once; then the table as it stands, your journal,
 // the rules of a card, and, if you took Death, the name you write, in secret.
-import { el, button } from "./dom.js";
+import { el, button, toast } from "./dom.js";
 import { t, role, goals, powers, gestureOf } from "./i18n.js";
 import { api } from "./api.js";
 import { journalTable } from "./journals.js";
@@ -18,11 +18,15 @@ export function phonePage(S) {
   if (!me) {
     wrap.append(el("div", { class: "panel" }, el("h2", { text: t("Which player are you?") }),
       el("div", { class: "grid" }, v.players.map((p) => button(p, async () => {
-        const r = await api.seat(v.code, p);
-        localStorage.setItem(`darkcity:table:${v.code}`, r.token);
-        S.token = r.token;
-        S.refresh(true);
-      }, { "data-testid": `iam-${p}` })))));
+        try {
+          const r = await api.seat(v.code, p);
+          localStorage.setItem(`darkcity:table:${v.code}`, r.token);
+          S.token = r.token;
+          S.refresh(true);
+        } catch (e) {
+          toast(e.message);
+        }
+      }, { "data-testid": `iam-${p}`, disabled: v.seated.includes(p) ? true : null })))));
     return wrap;
   }
   wrap.append(el("div", { class: "panel" },
