@@ -103,7 +103,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         storage = make_storage(cfg)
         pool = BotPool(cfg.bot_workers) if cfg.bot_workers > 0 else None
         if pool is not None:
-            pool.warm()
+            await pool.warm()
         manager = RoomManager(storage, cfg, pool=pool)
         resumed = manager.load_active() if cluster is None else 0
         if resumed:

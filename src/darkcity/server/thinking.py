@@ -119,10 +119,12 @@ class BotPool:
                 1, mp_context=self._context, initializer=_lower_priority)
         return ex
 
-    def warm(self) -> None:
-        """Start every worker now (a process takes a second to import the engine)."""
-        for i in range(self.workers):
-            self._executor(i).submit(_ready)
+    async def warm(self, timeout_s: float = 60.0) -> None:
+        """Start every worker and wait until each has imported the engine (a second or
+        so), so that the first bots of a game do not wait for it."""
+        ready = [asyncio.wrap_future(self._executor(i).submit(_ready))
+                 for i in range(self.workers)]
+        await asyncio.wait(ready, timeout=timeout_s)
 
     def submit(self, req: Request, done: Callable[[dict[str, Any] | None], None]) -> None:
         """Think in the room's worker; ``done`` is called on the event loop with the
