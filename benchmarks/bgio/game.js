@@ -2,7 +2,9 @@
 // benchmark (benchmarks/README.md): six seats; each night a draft (one card each, in
 // turn, from a pool of players + 3), then two sealed simultaneous stages (every player
 // points at someone, then every player stays or flees), the choices of others hidden
-// until the stage is over; three nights. The rules are not Dark City's: only the
+// until the stage is over; three nights. Every move runs on the server only
+// (client: false), so a client learns its move is taken from the server's update,
+// as a darkcity client does from its ack. The rules are not Dark City's: only the
 // shape of the traffic is (who waits for whom, what is secret until when).
 const { INVALID_MOVE, ActivePlayers } = require("boardgame.io/core");
 
@@ -45,10 +47,13 @@ const Game = {
       start: true,
       turn: { minMoves: 1, maxMoves: 1 },
       moves: {
-        pick: ({ G, playerID, events }, i) => {
-          if (!Number.isInteger(i) || i < 0 || i >= G.pool.length) return INVALID_MOVE;
-          G.cards[playerID] = G.pool.splice(i, 1)[0];
-          events.endTurn();
+        pick: {
+          move: ({ G, playerID, events }, i) => {
+            if (!Number.isInteger(i) || i < 0 || i >= G.pool.length) return INVALID_MOVE;
+            G.cards[playerID] = G.pool.splice(i, 1)[0];
+            events.endTurn();
+          },
+          client: false,  // the server decides (as darkcity's does): no optimistic update
         },
       },
       endIf: ({ G, ctx }) => Object.keys(G.cards).length === ctx.numPlayers,
@@ -65,6 +70,7 @@ const Game = {
             G.gestures[playerID] = target;
           },
           ignoreStaleStateID: true,
+          client: false,
         },
       },
       endIf: ({ G, ctx }) => Object.keys(G.gestures).length === ctx.numPlayers,
@@ -78,6 +84,7 @@ const Game = {
             G.withdrawals[playerID] = Boolean(flee);
           },
           ignoreStaleStateID: true,
+          client: false,
         },
       },
       endIf: ({ G, ctx }) => Object.keys(G.withdrawals).length === ctx.numPlayers,
