@@ -79,3 +79,27 @@ def artifacts() -> Path:
     where = Path(os.environ.get("DARKCITY_ARTIFACTS", Path(__file__).parent / "artifacts"))
     where.mkdir(parents=True, exist_ok=True)
     return where
+
+
+import contextlib  # noqa: E402 - appended below the fixtures above (append-only file)
+
+AXE_DIR = Path(__file__).parent / ".node"
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core's ``axe.min.js`` (npm, into ``tests/browser/.node/``, gitignored), to be
+    injected into a page; the test skips, saying why, when npm cannot get it."""
+    found = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+    if not found.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("axe-core is not installed and npm is missing (npm install axe-core)")
+        AXE_DIR.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+            subprocess.run([npm, "install", "--prefix", str(AXE_DIR), "--no-audit", "--no-fund",
+                            "--silent", "axe-core@4"], capture_output=True, timeout=300,
+                           check=False)
+        if not found.exists():
+            pytest.skip("npm could not install axe-core (offline?)")
+    return found.read_text(encoding="utf-8")

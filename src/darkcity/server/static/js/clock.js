@@ -43,3 +43,11 @@ export function tickClock() {
 
 export function startClock() { setInterval(tickClock, 200); }
 export { update };
+
+// The reveal has come: it is the instant of "Now!", whatever the timers say.
+export function revealed() {
+  const mark = {};
+  S.countOf = mark;
+  S.countWord = t("Now!");
+  setTimeout(() => { if (S.countOf === mark) { S.countWord = null; showCount(); } }, 700);
+}

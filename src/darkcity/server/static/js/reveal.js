@@ -7,6 +7,9 @@ import { t, role, word } from "./i18n.js";
 import { el, svg } from "./dom.js";
 
 // One colour per seat, readable on the dark table (and told apart from each other).
+// Seats sit on a circle of this radius (percent of the table), arrows run between them.
+export const RADIUS = 38;
+
 export const COLOURS = ["#ff6b6b", "#4dabf7", "#ffd43b", "#69db7c", "#da77f2", "#ff922b", "#3bc9db", "#f783ac"];
 
 export function gestureText(g, full) {
@@ -36,7 +39,7 @@ export function arrowsOf(view, gestures, withdrawals) {
   return out;
 }
 
-const pos = (i, n) => { const a = (Math.PI * 2 * i) / n + Math.PI / 2; return [50 + 40 * Math.cos(a), 50 + 40 * Math.sin(a)]; };
+const pos = (i, n) => { const a = (Math.PI * 2 * i) / n + Math.PI / 2; return [50 + RADIUS * Math.cos(a), 50 + RADIUS * Math.sin(a)]; };
 
 export function arrowLayer(arrows, n) {
   const defs = svg("defs", {}, COLOURS.map((c, i) => svg("marker", { id: `head-${i}`, markerWidth: 5, markerHeight: 5, refX: 4, refY: 2.5, orient: "auto", markerUnits: "strokeWidth" },

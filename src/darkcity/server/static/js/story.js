@@ -5,6 +5,7 @@ import { S, update } from "./store.js";
 import { t, role, word } from "./i18n.js";
 import { el, append } from "./dom.js";
 import { gestureText } from "./reveal.js";
+import { revealed } from "./clock.js";
 
 let teller = null;
 
@@ -28,6 +29,7 @@ export function newState(m) {
   S.view = V;
   S.standing = m.standing || null;
   S.deadline = m.deadline;
+  if (S.counting) revealed();
   S.counting = null;
   S.pending = false;
 }

@@ -2,7 +2,7 @@
 import { S } from "./store.js";
 import { t, role, word } from "./i18n.js";
 import { el } from "./dom.js";
-import { arrowLayer, arrowsOf, gestureText, revealNow } from "./reveal.js";
+import { RADIUS, arrowLayer, arrowsOf, gestureText, revealNow } from "./reveal.js";
 import { journalOf, standingNow, telling } from "./story.js";
 import { setFilter, targetsOf } from "./decide.js";
 
@@ -11,8 +11,8 @@ export function circle(nodes, center, arrows) {
   const box = el("div", { class: "table", "data-testid": "table" }, center);
   nodes.forEach((node, i) => {
     const a = (Math.PI * 2 * i) / n + Math.PI / 2;
-    node.style.left = `${50 + 40 * Math.cos(a)}%`;
-    node.style.top = `${50 + 40 * Math.sin(a)}%`;
+    node.style.left = `${50 + RADIUS * Math.cos(a)}%`;
+    node.style.top = `${50 + RADIUS * Math.sin(a)}%`;
     box.append(node);
   });
   if (arrows && arrows.length) box.append(arrowLayer(arrows, n));
@@ -61,10 +61,9 @@ export function gameSeats() {
     const fate = lastFates.get(s.name);
     if (!inNight && fate && fate !== "alive") kids.push(el("div", { class: "fate", text: word("fates", fate) }));
     const chosen = S.filter.includes(s.name);
-    const label = [s.name, ...badges.map((b) => b.textContent), t("{n} XP", { n: xp })].join(", ");
     return el("button", {
       class: `seat ${mine ? "me" : ""} ${chosen ? "chosen" : ""} ${filterable ? "pickable" : ""} ${s.withdrawal === true ? "fled" : ""}`,
-      "data-testid": `seat-${i}`, "data-name": s.name, type: "button", "aria-label": label,
+      "data-testid": `seat-${i}`, "data-name": s.name, type: "button",
       "aria-pressed": filterable ? String(chosen) : null, tabindex: filterable ? null : "-1",
       onclick: () => { if (filterable) setFilter(s.name); },
     }, kids);

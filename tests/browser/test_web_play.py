@@ -1,0 +1,388 @@
+"""Issue #12 in a real browser: joining from the link, a missing room, the rules at
+hand, decisions with what they need, the face-down announcement, the narration before
+the journals, the end with its condition and "Play again", journals that fit a phone,
+and axe-core's accessibility check (no serious or critical violation).
+
+Bots think for no time and the beat is short, so the whole file stays fast. The other
+seats are bots of the room, or scripted WebSocket players (threads, loopback only)
+when a test needs them to act in a known way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright")
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+from websockets.sync.client import connect
+
+from darkcity.cast import PANEL, Effect, Role
+from darkcity.server.testing import create_room, join_room
+from darkcity.server.text import catalog
+
+from ..test_server_process import Server, free_port
+
+PHONE = {"width": 375, "height": 812}
+DESKTOP = {"width": 1280, "height": 900}
+CLICKABLE = "[data-testid^=choice-]:not([disabled]), [data-testid^=shows-]"
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path / "web.sqlite3", free_port(), DARKCITY_BOT_DELAY_S="0")
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def ws_url(server: Server, code: str) -> str:
+    return server.base.replace("http://", "ws://") + f"/ws/{code}"
+
+
+def add_bots(server: Server, code: str, token: str, seats: range, level: str = "heuristic",
+             start: bool = False) -> None:
+    """The host fills ``seats`` with bots over the protocol (and starts the game)."""
+    with connect(ws_url(server, code)) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        for seat in seats:
+            ws.send(json.dumps({"type": "add-bot", "seat": seat, "level": level}))
+        if start:
+            ws.send(json.dumps({"type": "start"}))
+        end = time.monotonic() + 5
+        want = "state" if start else None
+        while time.monotonic() < end:
+            with contextlib.suppress(TimeoutError):
+                m = json.loads(ws.recv(timeout=0.5))
+                if want is None and m["type"] == "lobby" and all(
+                        s["kind"] != "empty" for s in m["lobby"]["seats"][1:]):
+                    return
+                if m["type"] == want:
+                    return
+
+
+class Scripted(threading.Thread):
+    """A seat played over the WebSocket by a rule of thumb: ``pick(view)`` returns the
+    decision (from the view's legal choices) or None for a random one."""
+
+    def __init__(self, url: str, token: str, pick: Callable[[dict[str, Any]], Any],
+                 seed: int, limit_s: float = 90) -> None:
+        super().__init__(daemon=True)
+        self.url, self.token, self.pick = url, token, pick
+        self.rng = random.Random(seed)
+        self.limit = time.monotonic() + limit_s
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        with contextlib.suppress(Exception), connect(self.url) as ws:
+            ws.send(json.dumps({"type": "hello", "token": self.token}))
+            done = -1
+            while not self.stop.is_set() and time.monotonic() < self.limit:
+                try:
+                    m = json.loads(ws.recv(timeout=0.5))
+                except TimeoutError:
+                    continue
+                if m["type"] != "state":
+                    continue
+                v = m["view"]
+                if v["phase"] == "over":
+                    return
+                if not v["choices"] or v["decision_id"] == done:
+                    continue
+                choice = self.pick(v) or self.rng.choice(v["choices"])
+                choice = {k: x for k, x in choice.items() if k != "player"}
+                done = v["decision_id"]
+                ws.send(json.dumps({"type": "decide", "at": done, "decision": choice}))
+
+
+def phase(page: Any) -> str | None:
+    with contextlib.suppress(Exception):
+        value: str | None = page.get_attribute("[data-testid=phase]", "data-phase", timeout=200)
+        return value
+    return None
+
+
+def click_something(page: Any, rng: random.Random) -> None:
+    buttons = page.locator(CLICKABLE)
+    with contextlib.suppress(Exception):
+        n = buttons.count()
+        if n:
+            buttons.nth(rng.randrange(n)).click(timeout=800)
+
+
+def check_axe(page: Any, axe: str, where: str) -> None:
+    """axe-core in the page (a context with ``bypass_csp``: the app allows no inline
+    script): no serious or critical violation."""
+    page.add_script_tag(content=axe)
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ["violations"]});
+        return r.violations.filter((v) => ["serious", "critical"].includes(v.impact))
+          .map((v) => ({id: v.id, impact: v.impact,
+                        nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" "))}));
+    }""")
+    assert not found, f"{where}: {found}"
+
+
+def totals(page: Any) -> dict[str, str]:
+    """The journals' XP column, by the player's name (as the row shows it)."""
+    rows = page.locator("[data-testid=journals] tbody tr")
+    return {r.get_attribute("data-name"): r.locator("td.total").inner_text() for r in rows.all()}
+
+
+def no_horizontal_overflow(page: Any, width: int, where: str) -> None:
+    page_width = page.evaluate("document.documentElement.scrollWidth")
+    assert page_width <= width + 1, f"{where}: the page is {page_width}px wide"
+    over = page.evaluate("""() => {
+        const t = document.querySelector('[data-testid=journals] table');
+        return [t.scrollWidth, t.closest('section').clientWidth]; }""")
+    assert over[0] <= over[1], f"{where}: the journals are {over[0]}px in {over[1]}px"
+
+
+# ---------------------------------------------------------------- 1. joining
+
+
+def test_join_from_the_link_in_a_fresh_context(browser: Any, server: Server) -> None:
+    room = create_room(server.base, "Ana", players=4)
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    page.goto(f"{server.base}/r/{room['code']}")
+    page.wait_for_selector("[data-testid=join-panel]")
+    page.fill("[data-testid=link-name]", "__proto__")  # a name, not an object's key
+    page.click("[data-testid=link-join]")
+    page.wait_for_selector(".seat.me")
+    assert page.inner_text(".seat.me .seatname") == "__proto__"
+    assert page.locator("[data-testid=join-panel]").count() == 0
+    page.wait_for_selector("[data-testid=seat-link]")  # a seat link for a second device
+    # the seat survives a reload: the token is kept on this device
+    page.reload()
+    page.wait_for_selector(".seat.me")
+    assert page.inner_text(".seat.me .seatname") == "__proto__"
+    watcher = ctx.browser.new_context(viewport=DESKTOP).new_page()
+    watcher.goto(f"{server.base}/r/{room['code']}")
+    watcher.click("[data-testid=link-watch]")
+    watcher.wait_for_selector("[data-testid=join-panel]", state="detached")
+    assert watcher.locator("[data-testid=seat-1] .seatname").inner_text() == "__proto__"
+    watcher.context.close()
+    ctx.close()
+
+
+def test_a_missing_room_says_so_once_and_stops(browser: Any, server: Server) -> None:
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    page.goto(f"{server.base}/r/ZZZZZZ")
+    page.wait_for_selector("[data-testid=fatal]")
+    time.sleep(6)
+    assert len(sockets) <= 2, sockets
+    assert page.locator("[data-testid=fatal]").count() == 1
+    assert "There is no room with that code." in page.inner_text("[data-testid=fatal]")
+    assert page.locator("[data-testid=toast]").count() <= 1
+    # no raw {"detail": "Not Found"} anywhere; a favicon
+    for path in ("/nowhere", "/r/ZZZZZZ/x", "/static/nothing.js"):
+        r = page.request.get(server.base + path)
+        assert r.status == 404 and '"detail"' not in r.text(), (path, r.text()[:80])
+    api = page.request.get(server.base + "/api/nothing")
+    assert api.status == 404 and api.json()["message"] == "There is nothing at this address."
+    page.goto(server.base + "/nowhere")
+    page.wait_for_selector("[data-testid=not-found]")
+    icon = page.request.get(server.base + "/favicon.ico")
+    assert icon.status == 200 and "svg" in icon.headers["content-type"]
+    ctx.close()
+
+
+# ---------------------------------------------------------------- 2. the rules at hand
+
+
+def test_help_panel_shows_this_deck_and_both_sides_of_the_combat_panel(
+        browser: Any, server: Server, axe_source: str) -> None:
+    room = create_room(server.base, "Ana", players=6, deck="reporter-death-6")
+    add_bots(server, room["code"], room["token"], range(1, 6))
+    ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
+    page = ctx.new_page()
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector("[data-testid=start]")
+    check_axe(page, axe_source, "lobby")
+    page.click("[data-testid=help-open]")
+    page.wait_for_selector("[data-testid=help]")
+    deck = ["devil", "vampire", "werewolf", "zombie", "hunter", "priest", "reporter", "death"]
+    cat = catalog("en")
+    heads = page.locator("[data-testid=combat-panel] thead th").all_inner_texts()[1:]
+    assert heads == [cat["roles"][r] for r in deck]  # only the roles of this deck
+    assert page.locator("[data-testid=help-card-angel]").count() == 0
+    devil = page.locator("[data-testid=help-card-devil]")
+    devil.locator("summary").click()
+    suffered = devil.locator(".panels2 > div").nth(1).locator("li").all_inner_texts()
+    by_key = {r.key: r for r in Role}
+    effects = [(a, PANEL.get(by_key[a], {}).get(Role.DEVIL, Effect.NOTHING)) for a in deck]
+    expected = [f"{cat['roles'][a]}: {cat['effects'][e.value]}" for a, e in effects
+                if e is not Effect.NOTHING]
+    assert suffered == expected and any("Werewolf" in x for x in suffered)
+    text = page.inner_text("[data-testid=help]")
+    assert "Phase 3: Withdrawal" in text and "4 XP in one row" in text and "Tiebreak" in text
+    assert "Mayor" in page.inner_text("[data-testid=legend]")
+    check_axe(page, axe_source, "help")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=help]", state="detached")
+    ctx.close()
+
+
+# ---------------------------------------------------------------- 3. decisions
+
+
+def test_withdrawal_names_who_aims_at_you_and_the_face_down_pick_is_announced(
+        browser: Any, server: Server) -> None:
+    room = create_room(server.base, "Ana", players=4, pace="fast", beat_s=0.05, decide_s=60)
+    code = room["code"]
+    seats = []
+    for i, name in enumerate(("Bia", "Caio", "Duda")):
+        token = join_room(server.base, code, name)["token"]
+
+        def pick(v: dict[str, Any]) -> Any:
+            for c in v["choices"]:  # the face-down card when offered; every arrow at Ana
+                if c["type"] == "face-down-pick":
+                    return c
+            aims = [c for c in v["choices"]
+                    if c["type"] == "gesture" and "Ana" in c.get("targets", ())]
+            stay = [c for c in v["choices"] if c.get("withdrawal") is False]
+            return (aims or stay or [None])[0]
+        seats.append(Scripted(ws_url(server, code), token, pick, seed=i))
+    for s in seats:
+        s.start()
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(f"{server.base}/r/{code}#token={room['token']}")
+    page.wait_for_selector("[data-testid=start]")
+    page.click("[data-testid=start]")
+    rng = random.Random(3)
+    announced = aimed = False
+    end = time.monotonic() + 60
+    try:
+        while time.monotonic() < end and not (announced and aimed):
+            ph = phase(page)
+            if ph == "gesture" and page.locator("[data-testid=blind-pick]").count():
+                who = page.inner_text("[data-testid=blind-pick]")
+                assert who.endswith("took a face-down card.")
+                assert who.split()[0] in ("Bia", "Caio", "Duda")
+                announced = True
+            if ph == "withdrawal" and page.locator("[data-testid=choice-0]").count():
+                table = page.locator("[data-testid=who-whom] tbody tr")
+                at_me = sorted(r.locator("th").inner_text() for r in table.all()
+                               if "Ana" in r.locator("td").nth(1).inner_text())
+                listed = page.locator("[data-testid=aimers] li").all_inner_texts()
+                assert sorted(x.split(",")[0] for x in listed) == at_me, (listed, at_me)
+                assert all(", showing " in x for x in listed)
+                lower = page.locator("button", has_text="Lower the arrow at")
+                for b in lower.all():  # the Hunter's arrows name their targets
+                    assert b.inner_text().split(" at ")[1] in ("Bia", "Caio", "Duda", "Ana")
+                aimed = aimed or bool(at_me)
+            if ph == "over":
+                break
+            click_something(page, rng)
+            time.sleep(0.05)
+    finally:
+        for s in seats:
+            s.stop.set()
+    assert announced and aimed, (announced, aimed)
+    ctx.close()
+
+
+# ---------------------------------------------------------------- 4-7. a whole game
+
+
+def test_a_game_told_in_order_to_its_end_and_play_again(
+        browser: Any, server: Server, axe_source: str) -> None:
+    room = create_room(server.base, "Ana", players=4, pace="fast", beat_s=0.25, decide_s=60)
+    code = room["code"]
+    add_bots(server, code, room["token"], range(1, 4))
+    ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True)
+    page = ctx.new_page()
+    page.goto(f"{server.base}/r/{code}#token={room['token']}")
+    page.wait_for_selector("[data-testid=start]")
+    page.click("[data-testid=start]")
+    rng = random.Random(5)
+    checked: set[str] = set()
+    before: dict[str, str] = {}
+    told_in_order = 0
+    end = time.monotonic() + 150
+    while time.monotonic() < end:
+        ph = phase(page)
+        if ph == "gesture":
+            before = totals(page)
+        if ph in ("draft", "over") and before:
+            # the night is being told: a journal changes only once its XP line is told
+            lines = page.locator("[data-testid=events] li.ev-xp").all_inner_texts()
+            names = list(before)
+            told = {n for n in names for x in lines if n + " " in x}
+            now_totals = totals(page)
+            for n in names:
+                if n not in told:
+                    assert now_totals[n] == before[n], (n, lines, now_totals, before)
+            told_in_order += 1
+            before = {}
+        if ph == "draft" and "draft" not in checked and page.locator("[data-testid=hand]").count():
+            page.locator("[data-testid=hand-card-0] summary").click()  # read before picking
+            assert "Initiative" in page.inner_text("[data-testid=hand-card-0]")
+            check_axe(page, axe_source, "draft")
+            checked.add("draft")
+        if ph == "withdrawal" and "reveal" not in checked:
+            assert page.locator("[data-testid=arrows] path.arrow").count() >= 1
+            assert page.locator("[data-testid=who-whom] tbody tr").count() == 4
+            check_axe(page, axe_source, "reveal")
+            checked.add("reveal")
+        counting = page.evaluate("""() => { const c = document.querySelector('[data-testid=count]');
+            const d = document.querySelector('[data-testid=countdown]');
+            return c && ['1', '2', '3'].includes(c.textContent) ? d.textContent : null; }""")
+        if counting is not None:  # the deadline is hidden while the Mayor counts
+            assert counting == ""
+            checked.add("count")
+        if ph == "over" and page.locator("[data-testid=victory]").count():
+            break
+        click_something(page, rng)
+        time.sleep(0.05)
+    assert {"draft", "reveal", "count"} <= checked, checked
+    assert told_in_order >= 1
+    page.wait_for_selector("[data-testid=victory]")
+    conditions = page.locator("[data-testid=conditions] li").all_inner_texts()
+    words = list(catalog("en")["conditions"].values())
+    assert conditions and all(any(w in c for w in words) for c in conditions), conditions
+    box = page.locator("[data-testid=victory]").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= DESKTOP["height"]  # no scrolling
+    check_axe(page, axe_source, "end")
+    page.locator("[data-testid=night-1] summary").click()  # every night stays at hand
+    assert page.locator("[data-testid=events-1] li").count() >= 1
+    seats = list(totals(page))
+    page.click("[data-testid=play-again]")
+    page.wait_for_url(lambda url: f"/r/{code}" not in url, timeout=10000)
+    page.wait_for_selector("[data-testid=start]")
+    assert page.inner_text("[data-testid=seat-0] .seatname") == "Ana"
+    names = [page.inner_text(f"[data-testid=seat-{i}] .seatname") for i in range(4)]
+    assert seats == names
+    assert page.locator(".seat.bot").count() == 3  # the bots are kept
+    ctx.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375px", "1280px"])
+def test_journals_with_eight_roles_fit(browser: Any, server: Server,
+                                       viewport: dict[str, int]) -> None:
+    room = create_room(server.base, "Ana", players=8, deck="undead-7")
+    add_bots(server, room["code"], room["token"], range(1, 8), start=True)
+    ctx = browser.new_context(viewport=viewport)
+    page = ctx.new_page()
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector("[data-testid=journals]")
+    assert page.locator("[data-testid=journals] thead th.rolecol").count() == 8
+    no_horizontal_overflow(page, viewport["width"], f"{viewport['width']}px")
+    ctx.close()
