@@ -26,9 +26,9 @@ class Knowledge:
     """What is known of one player's card.
 
     ``revealed``: the card turned over (role, edition; the gender when seen), or
-    None. ``roles``: the roles the card may have (empty: any). ``hunter_only``:
-    the player lowered a single arrow or pointed both at one player, which only a
-    real (advanced, for ``advanced``) Hunter does.
+    None. ``roles``: the roles the card may have (empty: any). ``advanced``: the
+    player pointed both arrows at one player, which only a real advanced Hunter
+    does.
     """
 
     revealed: Card | None = None

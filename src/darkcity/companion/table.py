@@ -45,13 +45,13 @@ from darkcity.companion.entries import (
     entry_from_json,
     entry_to_json,
 )
-from darkcity.deck import Deck, DeckError, card_key, card_message, parse_card
+from darkcity.deck import Deck, DeckError, card_message, parse_card
+from darkcity.game import gesture_options
 from darkcity.gametypes import Settings
 from darkcity.i18n import Message, msg
 from darkcity.narration import event_message
 from darkcity.night import (
     Card,
-    Event,
     Fate,
     Gesture,
     Night,
@@ -598,6 +598,28 @@ class Companion:
             raise EntryError("step", msg("the Mayor calls step {expected} now, not {given}",
                                          expected=str(step), given=e.step))
         q = self._question(step)
+        self._verify_call(e, q)
+        night = self._night
+        saved = (dict(night.turned), dict(night.zombies))
+        night.calls.append(e)
+        night.turned.update(e.cards)
+        for z, (_left, _right, aimed) in q.zombies.items():
+            night.zombies[z] = e.zombies.get(z, aimed)
+        try:
+            self._check(prefer=set())
+        except EntryError:
+            night.calls.pop()
+            night.turned, night.zombies = saved
+            raise
+        if step != "end":
+            result = resolve(self._provisional(), through=step)
+            words = tuple(event_message(ev, result.night) for ev in result.events
+                          if ev.step == step)
+            night.narration.append((step, words))
+        self._after_call()
+
+    def _verify_call(self, e: Call, q: CallQuestion) -> None:
+        """Refuse a call whose cards or Zombies do not answer the question ``q``."""
         allowed = set(q.candidates) | set(q.asked)
         for p, card in e.cards.items():
             self._player(p, f"cards.{p}")
@@ -617,36 +639,19 @@ class Companion:
             if p not in e.cards:
                 raise EntryError(f"cards.{p}", msg("{player} must turn the card over now",
                                                    player=p), p)
-        if q.role is _DEVIL or q.role is _ANGEL:
-            pass  # who turns it over is the Mayor's entry
-        else:
+        # at the Angel's and the Devil's calls the Mayor says who turns the card over (a
+        # Devil may show the Angel; anyone may be a Devil); at the others the holders are
+        # known, and each of them turns it over
+        if q.role is not None and q.role is not _DEVIL and q.role is not _ANGEL:
             for p in q.candidates:
                 if p not in e.cards:
-                    called = role_term(_known_or(q.role, _DEVIL))
                     raise EntryError(f"cards.{p}", msg("{player} holds {role:the} and turns it "
-                                                       "over now", player=p, role=called), p)
+                                                       "over now", player=p,
+                                                       role=role_term(q.role)), p)
         for z in e.zombies:
             if z not in q.zombies:
                 raise EntryError(f"zombies.{z}", msg("{player} is not a Zombie called now",
                                                      player=z), z)
-        night = self._night
-        saved = (dict(night.turned), dict(night.zombies))
-        night.calls.append(e)
-        night.turned.update(e.cards)
-        for z, (_left, _right, aimed) in q.zombies.items():
-            night.zombies[z] = e.zombies.get(z, aimed)
-        try:
-            self._check(prefer=set())
-        except EntryError:
-            night.calls.pop()
-            night.turned, night.zombies = saved
-            raise
-        if step != "end":
-            result = resolve(self._provisional(), through=step)
-            words = tuple(event_message(ev, result.night) for ev in result.events
-                          if ev.step == step)
-            night.narration.append((step, words))
-        self._after_call()
 
     def _after_call(self) -> None:
         if self._next_step() is not None:
@@ -854,8 +859,6 @@ def _known_or(role: Role | None, other: Role) -> Role:
 def _default_gesture(c: Companion, p: str, card: Card) -> Gesture:
     """A legal gesture for a player whose gesture is not entered yet (the check of an
     entry needs a whole night)."""
-    from darkcity.game import gesture_options
-
     options = gesture_options(c.players, p, card, c.death, frozenset(
         possible_cast(Night((), {}, journal_roles=c.sheet))))
     return options[0] if options else Gesture()
@@ -875,13 +878,3 @@ _STAGE_NAMES: Final = {
 def stage_message(stage: Stage) -> Message:
     """The name of a stage, for a reader."""
     return _STAGE_NAMES[stage]
-
-
-def card_text(card: Card) -> str:
-    """A card's short key (``vampire:basic:feminine``)."""
-    return card_key(card)
-
-
-def seat_events(result: NightResult, step: str) -> tuple[Event, ...]:
-    """The events of one step of a resolved night."""
-    return tuple(e for e in result.events if e.step == step)

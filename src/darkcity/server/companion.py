@@ -185,7 +185,7 @@ def _shape(role: Role) -> dict[str, Any]:
             "kind": g.reach is Reach.KIND}
 
 
-def _question(c: Companion, t: Translator) -> dict[str, Any] | None:
+def _question(c: Companion) -> dict[str, Any] | None:
     q = c.question()
     if q is None:
         return None
@@ -235,7 +235,7 @@ def view(stored: StoredTable, reader: str | None, t: Translator) -> dict[str, An
         "withdrawals": {p: (w if isinstance(w, bool) else list(w))
                         for p, w in c.withdrawals.items()},
         "turned": {p: _card(x) for p, x in c.turned.items()},
-        "question": _question(c, t),
+        "question": _question(c),
         "narration": [{"step": s, "lines": [t.render(m) for m in words]}
                       for s, words in c.narration],
         "journals": _journals(c),
