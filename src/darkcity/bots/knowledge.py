@@ -78,6 +78,7 @@ class Facts:
     gestures: Mapping[str, GestureView]
     withdrawals: Mapping[str, Withdrawal]
     removed_early: frozenset[str]  # removed at steps 1+ to 3 (the Zombies' narration)
+    blind: str | None = None  # who took a face-down card tonight (public)
 
     @property
     def role(self) -> Role | None:
@@ -126,7 +127,7 @@ def read_facts(obs: Observation) -> Facts:
         hand=tuple(card_of(c) for c in v.hand) if v.hand else (),
         death=death, deck=obs.deck, sheet=tuple(_role(k) for k in v.journal_roles),
         journals=journals, shown=shown, gestures=gestures, withdrawals=withdrawals,
-        removed_early=frozenset(removed))
+        removed_early=frozenset(removed), blind=v.blind_pick)
 
 
 class Beliefs:
@@ -172,6 +173,13 @@ class Beliefs:
             self.pool[p] = up_pool
         for p in self.down:
             self.pool[p] = down_pool
+        # the last drafter reached for the face-down cards (the table saw it): its
+        # card is one this player never saw; once the draft is over and nobody did,
+        # it kept a card of the hand
+        self._blind_known = f.phase is not Phase.DRAFT or f.blind is not None
+        last = f.order[-1]
+        if f.blind is not None and f.blind == last and last in self.pool:
+            self.pool[last] = up_pool
         self.fixed: dict[str, Card] = {}
         if mine is not None:
             self.fixed[f.me] = mine
@@ -325,7 +333,14 @@ class Beliefs:
             vals = self._values(q)
             best = max([vals[c] for c in hand], default=-1e9)
             fd_w = 0.0
-            if q == last and face_down:
+            if q == last and face_down and f.blind == q:  # seen taking a face-down card
+                fws = [self._shown_weight(q, c) for c in face_down]
+                if not any(fws):
+                    return None
+                hands[q] = tuple(hand)
+                cards[q] = rng.choices(face_down, fws)[0]
+                continue
+            if q == last and face_down and not self._blind_known:
                 unseen = [c for c in f.deck if c.role is not Role.DEATH and c not in hand]
                 avg = sum(vals[c] for c in unseen) / max(1, len(unseen))
                 fd = 0.9 * avg
