@@ -271,3 +271,33 @@ def test_the_devil_is_found_at_its_call_and_the_angel_target_turns_over() -> Non
     assert [str(m) for m in c.narration[0][1]] == ["The Angel (Ana) kills the Devil (Bia)."]
     q = c.question()
     assert q is not None and q.step == "1" and q.chosen == ("Bia",)
+
+
+MIXED = ("devil:basic:feminine,devil:advanced:masculine,vampire:basic:feminine,"
+         "vampire:advanced:masculine,werewolf:basic:feminine,werewolf:basic:masculine,"
+         "zombie:advanced:feminine,zombie:advanced:masculine,hunter:basic:feminine,"
+         "hunter:advanced:masculine,priest:basic:feminine,priest:advanced:masculine")
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_deck_of_both_editions_asks_for_the_cards_it_cannot_tell(seed: int) -> None:
+    """Devils, Vampires, Hunters and Priests in both editions: the calls ask which card,
+    and the Priests, never called, are turned over after the last step."""
+    from darkcity.deck import parse_deck
+
+    g = Game(Settings(players=NAMES[:6], deck=parse_deck(MIXED, 6)), seed)
+    play_randomly(g, bot_rng(seed))
+    c = companion_for(g)
+    asked_end = 0
+    for k, rec in enumerate(g.nights):
+        before = len(c.entries)
+        transcribe(c, rec, last=k == len(g.nights) - 1)
+        asked_end += sum(1 for e in c.entries[before:] if isinstance(e, Call) and e.step == "end")
+        mine = c.nights[k]
+        assert adjudicate(write_round(mine.night)) == result_document(rec.result)
+        for p in rec.night.players:  # every edition in the export is the real one
+            assert mine.night.cards[p].edition is rec.night.cards[p].edition, p
+    assert c.winners == g.winners
+    priests = sum(1 for rec in g.nights for card in rec.night.cards.values()
+                  if card.role is Role.PRIEST)
+    assert priests == 0 or asked_end > 0
