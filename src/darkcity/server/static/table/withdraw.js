@@ -8,7 +8,7 @@ export function withdrawPanel(S, send) {
     const w = v.withdrawals[p];
     const fled = w === true;
     const g = v.gestures[p] || { targets: [] };
-    const row = el("div", { class: "row" },
+    const row = el("div", { class: "row wd", "data-testid": `wd-${p}` },
       button(fled ? t("{player} fled", { player: p }) : p, () => send({ type: "withdrawal", player: p, withdrawal: !fled }),
         { "aria-pressed": fled ? "true" : "false", "data-testid": `fled-${p}` }));
     if (g.shows === "hunter" && g.targets.length === 2) {
