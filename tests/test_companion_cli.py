@@ -91,3 +91,42 @@ def test_two_nights_with_an_undo(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "darkcity", "replay", str(bad)],
                          capture_output=True, text=True, check=False)
     assert out.returncode == 1 and "diverged" in ANSI.sub("", out.stdout)
+
+
+def test_deaths_name_is_typed_hidden(tmp_path: Path) -> None:
+    record = tmp_path / "death.json"
+    child = pexpect.spawn(
+        sys.executable, ["-m", "darkcity", "table", "--players", "Ana,Bia,Caio,Duda,Enzo,Fred",
+                         "--deck", "reporter-death-6", "--save", str(record), "--beat", "0.05",
+                         "--no-speech", "--lang", "en"],
+        encoding="utf-8", timeout=30, dimensions=(40, 140), cwd=str(tmp_path))
+    try:
+        child.expect("Did Fred take Death")
+        child.sendline("y")
+        child.expect("Fred, the name you wrote")
+        child.sendline("Bia")
+        child.expect("Death's name is entered")
+        assert "Bia" not in ANSI.sub("", child.before or "").split("hidden")[-1]
+        child.expect("Press Enter to count")
+        child.sendline("")
+        for who, line in (("Ana", "vampire Bia"), ("Bia", "hunter Caio Duda"),
+                          ("Caio", "zombie Duda"), ("Duda", "priest"),
+                          ("Enzo", "reporter Ana Caio")):
+            child.expect(f"{who} shows")
+            child.sendline(line)
+        child.expect("who fled")
+        child.sendline("")
+        child.expect("Who turns it over")
+        child.sendline("")
+        child.expect("the Zombie, attacks")
+        child.sendline("")
+        child.expect(r"Death \(Fred\)")
+        child.expect("Enter for the next night")
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    doc = json.loads(record.read_text(encoding="utf-8"))
+    night = doc["nights"][0]
+    assert night["round"]["gestures"]["Fred"] == {"names": "Bia"}
+    assert adjudicate(night["round"]) == night["result"]
