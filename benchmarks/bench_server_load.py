@@ -76,7 +76,9 @@ def start_server(db: str, port: int, redis: str | None = None) -> subprocess.Pop
            "--port", str(port), "--db", db]
     if redis:
         cmd += ["--redis", redis]
-    return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    logs = os.environ.get("DARKCITY_BENCH_LOGS")  # a folder for each server's stderr
+    err = open(Path(logs) / f"server-{port}.log", "wb") if logs else subprocess.DEVNULL  # noqa: SIM115
+    return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
 
 
 def wait_up(base: str, proc: subprocess.Popen[bytes] | None = None) -> None:

@@ -652,6 +652,8 @@ class Room:
             self._broadcast_now()  # the reveal: at once, to everybody
         if self.status != "playing" or now < self.stalled_until:
             return
+        if not self._due(now):  # most ticks of most rooms: nothing can act yet
+            return
         for _round in range(64):  # bounded: a game of bots moves a few steps per tick
             if game.over or self.reveal_at is not None:
                 return
@@ -690,6 +692,16 @@ class Room:
                 if acted:
                     continue
             return
+
+    def _due(self, now: float) -> bool:
+        """Whether the clock's loop may act now: a bot due, someone away past the grace,
+        the deadline passed (more than the loop acts on, never less)."""
+        if self.deadline is not None and now >= self.deadline:
+            return True
+        if any(now >= t for t in self.bot_due.values()):
+            return True
+        grace = self.config.grace_s
+        return any(now - t >= grace for t in self.away.values())
 
     def _bot(self, player: str, level: str, source: str,
              notice: Message | None = None) -> bool:
