@@ -279,3 +279,40 @@ def test_workers_need_redis() -> None:
     run = subprocess.run([sys.executable, "-m", "darkcity", "serve", "--workers", "2"],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and "--redis" in run.stderr
+
+
+def test_a_decision_stored_twice_is_refused_and_the_room_reconciled(tmp_path: Any) -> None:
+    """The fence: two processes that both believe they run a room write the same
+    ``seq``; the second is refused by the key, the room is left as it was (its game
+    rolled back, nothing acknowledged) and handed to the cluster to read again."""
+    from sqlalchemy.exc import IntegrityError
+
+    from darkcity.server.cluster import FencedStorage
+    from darkcity.server.config import ServerConfig
+    from darkcity.server.protocol import CreateRoom
+    from darkcity.server.rooms import RoomManager
+    from darkcity.views import view
+
+    db = f"sqlite:///{tmp_path / 'fence.sqlite3'}"
+    cfg = ServerConfig(db_url=db, bot_workers=0)
+    here, there = FencedStorage(db), FencedStorage(db)
+    conflicts: list[str] = []
+    here.on_conflict = conflicts.append
+    mine = RoomManager(here, cfg)
+    room, host, _token = mine.create(CreateRoom(name="Ana", players=4, decide_s=30))
+    for name in ("Bia", "Caio", "Duda"):
+        room.add_member(name)
+    room.start(host.id)
+    stale = RoomManager(there, cfg).load(room.code)  # a second owner, from the database
+    assert stale is not None and stale.game is not None and room.game is not None
+    v = view(room.game, "Ana")
+    choice = dict(v.choices[0])
+    choice.pop("player")
+    acks: list[int] = []
+    stale.decide(host.id, v.decision_id, dict(choice))  # the other process stores seq 0
+    log_before = list(room.game.log)
+    with pytest.raises(IntegrityError):
+        room.decide(host.id, v.decision_id, dict(choice), acks.append)
+    assert conflicts == [room.code] and acks == [] and room.seq == 0
+    assert room.game.log == log_before  # rolled back: nothing applied here
+    assert [d.seq for d in here.decisions(room.code)] == [0]
