@@ -188,8 +188,7 @@ def test_spectators_never_lock_a_seated_player_out(tmp_path: Path) -> None:
                 tabs.append(ws)
             # her fifth tab closed the oldest (four at most per person)
             assert (await first(tabs[0], "never"))["code"] == "replaced"
-            for ws in held + tabs:
-                await ws.close()
+            await asyncio.gather(*(ws.close() for ws in held + tabs))  # they never read
 
         asyncio.run(attack())
 
@@ -337,12 +336,13 @@ def test_silent_sockets_are_closed_and_capped_per_address(tmp_path: Path) -> Non
             ws, answer = await hello(server, code, address="127.0.0.61")  # another address
             assert answer["type"] == "welcome"
             assert server.fds() > before + 60
-            for s in silent:  # each is told, then closed, at the hello deadline
+            async def told(s: Any) -> None:  # each is told, then closed, at the deadline
                 assert (await first(s, "never", timeout=10))["code"] == "hello-timeout"
                 with pytest.raises(websockets.ConnectionClosed):
                     await asyncio.wait_for(s.recv(), 5)
-            await ws.close()
-            await extra.close()
+
+            await asyncio.gather(*(told(s) for s in silent))
+            await asyncio.gather(ws.close(), extra.close())
 
         asyncio.run(attack())
         end = time.monotonic() + 5
@@ -372,8 +372,7 @@ def test_max_rooms_holds_for_rooms_loaded_from_the_database(tmp_path: Path) -> N
             held = [(await hello(server, code))[0] for code in codes[:5]]
             busy = httpx.get(f"{server.base}/api/rooms/{codes[6]}")
             assert busy.status_code == 503 and busy.json()["code"] == "busy"
-            for ws in held:
-                await ws.close()
+            await asyncio.gather(*(ws.close() for ws in held))
 
         asyncio.run(hold_five())
     finally:
