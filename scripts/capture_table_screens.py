@@ -35,6 +35,8 @@ def capture(out: Path, lang: str, browser: object) -> list[str]:
             ctx = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT},  # type: ignore[attr-defined]
                                       locale="pt-BR" if lang == "pt_BR" else "en-US")
             page = ctx.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
             d = Driver(page, server.base, out, lang)
             d.set_up(game)
             phone_ctx = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})  # type: ignore[attr-defined]
@@ -65,6 +67,8 @@ def capture(out: Path, lang: str, browser: object) -> list[str]:
             phone.screenshot(path=str(out / f"15-phone-end{suffix}.png"), full_page=True)
             ctx.close()
             phone_ctx.close()
+            if errors:
+                raise RuntimeError(f"the page failed ({lang}): {errors}")
         finally:
             server.stop()
     return d.shot_names

@@ -375,3 +375,30 @@ def test_reload_mid_night_and_a_server_killed_between_two_entries(
         _check_night(table_server.base, d.code, rec)
     finally:
         ctx.close()
+
+
+def test_set_up_reorders_and_refuses_a_deck_in_the_rules_words(browser: Any,
+                                                               table_server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    page = ctx.new_page()
+    try:
+        page.goto(f"{table_server.base}/table?lang=pt_BR")
+        page.get_by_test_id("panel-setup").wait_for()
+        names = ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred"]
+        for i, p in enumerate(names):
+            seat = page.get_by_test_id(f"seat-{i}")
+            seat.fill(p)
+            seat.dispatch_event("change")
+        page.get_by_test_id("up-1").click()  # Bia moves before Ana: Bia is the Mayor
+        page.wait_for_timeout(100)
+        assert page.get_by_test_id("seat-0").input_value() == "Bia"
+        assert page.get_by_test_id("seat-1").input_value() == "Ana"
+        page.get_by_test_id("deck").select_option("")  # custom cards
+        for key in ("vampire:basic:feminine", "vampire:basic:masculine", "priest:basic:feminine"):
+            page.get_by_test_id(f"card-{key}").click()
+        error = page.get_by_test_id("setup-error")
+        error.wait_for()
+        assert "cartas" in error.inner_text()  # the deck rule, in the table's language
+        assert page.get_by_test_id("start").is_disabled()
+    finally:
+        ctx.close()
