@@ -5,7 +5,7 @@
 import { S, subscribe, update } from "./js/store.js";
 import { t, firstLanguage, loadLang } from "./js/i18n.js";
 import { $ } from "./js/dom.js";
-import { connect, tokenKey } from "./js/net.js";
+import { connect, reconnect, tokenKey } from "./js/net.js";
 import { startClock, tickClock } from "./js/clock.js";
 import { homePage, notFoundPage } from "./js/home.js";
 import { roomPage } from "./js/room.js";
@@ -49,6 +49,16 @@ async function roomExists(code) {
   }
 }
 
+// A seat link (/r/CODE#token=...): the token is kept on this device, the address
+// loses it (it would otherwise be shared with the next copy of the link).
+function takeSeatLink() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (!hash.get("token")) return false;
+  localStorage.setItem(tokenKey(S.code), hash.get("token"));
+  history.replaceState(null, "", location.pathname);
+  return true;
+}
+
 async function main() {
   S.meta = await (await fetch("/api/meta")).json();
   const m = location.pathname.match(/^\/r\/([A-Za-z0-9]+)\/?$/);
@@ -60,12 +70,14 @@ async function main() {
     return;
   }
   S.code = m[1].toUpperCase();
-  const hash = new URLSearchParams(location.hash.slice(1));
-  if (hash.get("token")) {
-    localStorage.setItem(tokenKey(S.code), hash.get("token"));
-    history.replaceState(null, "", location.pathname);
-  }
+  takeSeatLink();
   S.token = localStorage.getItem(tokenKey(S.code));
+  // A seat link opened in this same tab (only the #token changes): sit there now.
+  window.addEventListener("hashchange", () => {
+    if (!takeSeatLink()) return;
+    update(() => { S.token = localStorage.getItem(tokenKey(S.code)); S.member = null; S.watching = false; });
+    reconnect();
+  });
   const found = await roomExists(S.code);
   await loadLang(firstLanguage(found.lobby ? found.lobby.config.lang : null));
   subscribe(render);
