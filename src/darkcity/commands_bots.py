@@ -193,9 +193,8 @@ def _balance(t: Translator, players: int | None, bots: str, games: int, seed: in
     decks = None if deck is None else [deck]
     pairs = balance_configs(sizes, decks)
     if not pairs:
-        raise fail(t, msg("--deck: {error} (presets for {n}: {presets})",
-                          error=t.render(msg("no preset {name!r} for these table sizes",
-                                             name=deck)),
+        reason = t.render(msg("no preset {name!r} for these table sizes", name=deck))
+        raise fail(t, msg("--deck: {error} (presets for {n}: {presets})", error=reason,
                           n=", ".join(map(str, sizes)),
                           presets=", ".join(sorted({d for n in sizes
                                                     for d in presets_for(n)}))))
@@ -264,7 +263,8 @@ def tournament(
             raise fail(t, msg("--bots: {error}", error=f"unknown bot {b!r} "
                               f"(known: {', '.join(known)})"))
     if len(set(population)) < 2:
-        raise fail(t, msg("--bots: {error}", error="two bots at least"))
+        reason = t.render(msg("a tournament needs two bots at least"))
+        raise fail(t, msg("--bots: {error}", error=reason))
     try:
         parse_deck(deck, players)
     except DeckError as e:
