@@ -1,23 +1,27 @@
-"""``strong``: beliefs, sampled worlds, the engine, and mixed bluffs.
+"""``strong``: beliefs, an opponent model learnt during the game, sampled worlds
+through the engine, and mixed choices.
 
 * Beliefs about the hidden cards come from the draft (which cards it saw
-  went on to whom) and, after Phase 2, from the gestures (a player is what it
-  showed, or a Devil in disguise: :class:`~darkcity.bots.knowledge.Beliefs`).
-  Deals are drawn pick by pick, the others taken to draft like the heuristic
-  (``picker``): who kept what follows from what each chose from.
-* Each candidate decision is scored against sampled worlds: a deal drawn
-  from the beliefs, the unseen choices drawn from an opponent model (the
-  others aim as the heuristic would from the hand each chose from in that
-  deal; :mod:`darkcity.bots.world`), the night resolved by
-  :func:`darkcity.night.resolve`, and the result valued for progress toward a
-  victory condition less the opponents' progress
-  (:func:`~darkcity.bots.knowledge.night_value`). Common random numbers: every
-  candidate meets the same worlds.
-* Gestures are chosen by regret matching+ over the candidates, one world per
-  iteration, then sampled from the (linearly) averaged strategy: near-equal
-  bluffs are mixed, so a Devil's disguise cannot be read off the position.
+  went on to whom, who reached for a face-down card) and, after Phase 2, from
+  the gestures (a player is what it showed, or a Devil in disguise:
+  :class:`~darkcity.bots.knowledge.Beliefs`). Deals are drawn pick by pick, the
+  others taken to draft like the heuristic (``picker``), a pick off that model
+  weighted by an ``eps`` that grows as the others' picks stop fitting it.
+* The others' withdrawals (threatened or not, a Hunter's lowered arrow) come
+  from each player's own rates, learnt from the finished nights; their unseen
+  aims from a population of models, one per world (the heuristic's, random
+  aims shaped by the cast, aims at the leader).
+* Each candidate decision is scored against those sampled worlds, the night
+  resolved by :func:`darkcity.night.resolve`, the result valued for progress
+  toward a victory condition less the opponents' progress, one night further
+  for a player left one XP short (:func:`~darkcity.bots.knowledge.night_value`).
+  Common random numbers: every candidate meets the same worlds.
+* Gestures are drawn from the regret-matching+ average over the candidates,
+  one world per iteration (near-equal choices mixed, so neither a disguise nor
+  an aim can be read off the position).
 * The draft uses per-role goal rates trained offline by fictitious play
-  (``scripts/train_strong.py``), shipped in ``bots/data/strong.json``.
+  against a population (``scripts/train_strong.py``), shipped in
+  ``bots/data/strong.json``.
 
 A decision costs at most :attr:`StrongParams.budget` resolutions (about
 100 microseconds each).
