@@ -29,7 +29,7 @@ from typing import Any, Final
 from darkcity.bots import Bot
 from darkcity.deck import Deck, DeckError, parse_card, preset
 from darkcity.game import Game, IllegalDecision, Phase, Settings, TakeDeath, bot_rng, restore
-from darkcity.i18n import Message, Translator, error_message, msg, translator
+from darkcity.i18n import FieldError, Message, Translator, error_message, msg, translator
 from darkcity.narration import render
 from darkcity.record import write_record
 from darkcity.server.bots import LEVELS, bot_decision, new_bot
@@ -389,7 +389,7 @@ class Room:
             game = Game(Settings(players=players, deck=deck), 0)
         except DeckError as e:
             raise Refusal("bad-deck", msg("The deck cannot be played: {reason}",
-                                          reason=error_message(e))) from None
+                                          reason=_deck_reason(e))) from None
         self.seed = secrets.token_hex(16)
         self.players = players
         self.game = Game(game.settings, self.seed)
@@ -877,6 +877,12 @@ def _localize(v: View, game: Game, t: Translator) -> View:
     return replace(v, history=history, narration=narration)
 
 
+def _deck_reason(e: Exception) -> Message:
+    """Why a deck cannot be played, in plain words: the engine's reason without the
+    document field it names (``cards[3]: ...``), which a player never typed."""
+    return e.message if isinstance(e, FieldError) else error_message(e)
+
+
 _ILLEGAL: Final = msg("That decision is not allowed now.")
 _REFUSALS: Final[dict[str, Message]] = {
     "stale": msg("Too late: the table has moved on since you chose. Choose again."),
@@ -954,7 +960,7 @@ class RoomManager:
                 preset(body.deck, body.players)
         except (DeckError, ValueError) as e:
             raise Refusal("bad-deck", msg("The deck cannot be played: {reason}",
-                                          reason=error_message(e))) from None
+                                          reason=_deck_reason(e))) from None
         decide_s, beat_s, bot_delay_s = self._paced(
             body.decide_s if body.decide_s is not None else decide,
             body.beat_s if body.beat_s is not None else beat,
