@@ -190,7 +190,7 @@ def assert_no_leak(messages: list[dict[str, Any]], reader: str | None, secrets: 
             assert night["number"] < v["night"] or over
         assert set(v) == {"viewer", "players", "mayor", "night", "phase", "active",
                           "decision_id", "required", "pending", "journal_roles",
-                          "death_in_play", "seats", "hand", "received", "choices",
+                          "death_in_play", "blind_pick", "seats", "hand", "received", "choices",
                           "narration", "history", "winners"}
     return states
 
