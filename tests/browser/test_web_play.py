@@ -386,3 +386,55 @@ def test_journals_with_eight_roles_fit(browser: Any, server: Server,
     assert page.locator("[data-testid=journals] thead th.rolecol").count() == 8
     no_horizontal_overflow(page, viewport["width"], f"{viewport['width']}px")
     ctx.close()
+
+
+# ---------------------------------------------------------------- 8-10. set-up, attention, pt
+
+
+def test_room_set_up_chat_your_turn_and_the_room_language(browser: Any, server: Server) -> None:
+    ctx = browser.new_context(viewport=DESKTOP)
+    home = ctx.new_page()
+    home.goto(server.base + "/")
+    assert home.input_value("[data-testid=timeout-level]") == "heuristic"
+    home.fill("[data-testid=name]", "Ana")
+    home.select_option("[data-testid=deck]", "custom")
+    home.click("[data-testid=create]")  # no card chosen: refused, in plain words
+    toast = home.wait_for_selector("[data-testid=toast]")
+    assert "Choose the cards of the custom cast" in toast.inner_text()
+    assert not any(f"R-{n}" in toast.inner_text() for n in range(200))
+    ctx.close()
+
+    room = create_room(server.base, "Ana", players=4, lang="pt_BR", pace="fast")
+    code = room["code"]
+    bia = join_room(server.base, code, "Bia")
+    add_bots(server, code, room["token"], range(2, 4))
+    pages = {}
+    for who, token, locale in (("Ana", room["token"], "en-US"), ("Bia", bia["token"], "en-US"),
+                               ("watcher", None, "fr-FR")):
+        page = browser.new_context(viewport=DESKTOP, locale=locale).new_page()
+        page.goto(f"{server.base}/r/{code}" + (f"#token={token}" if token else ""))
+        pages[who] = page
+    watcher = pages["watcher"]
+    watcher.wait_for_selector("[data-testid=join-panel]")
+    assert watcher.evaluate("document.documentElement.lang") == "pt-BR"  # the room's
+    assert pages["Ana"].evaluate("document.documentElement.lang") == "en"  # the browser's
+    watcher.click("[data-testid=link-watch]")
+    pages["Ana"].fill("[data-testid=chat-input]", "<b>boa noite</b>")
+    pages["Ana"].press("[data-testid=chat-input]", "Enter")
+    for page in pages.values():
+        line = page.wait_for_selector("[data-testid=chat-lines] li")
+        assert line.inner_text() == "Ana: <b>boa noite</b>"  # text, never HTML
+        assert page.locator("[data-testid=chat-lines] b").count() == 0
+    assert not watcher.is_visible("[data-testid=chat-form]")  # spectators read only
+    assert pages["Bia"].is_visible("[data-testid=chat-form]")
+    pages["Ana"].click("[data-testid=start]")
+    pages["Ana"].wait_for_selector("[data-testid^=choice-]")
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and "Your turn" not in pages["Ana"].title():
+        time.sleep(0.1)
+    assert pages["Ana"].title().startswith("● Your turn"), pages["Ana"].title()
+    assert "Your turn" not in watcher.title() and "Sua vez" not in watcher.title()
+    pages["Ana"].click("[data-testid=choice-0]")
+    pages["Ana"].wait_for_function("() => !document.title.includes('Your turn')", timeout=5000)
+    for page in pages.values():
+        page.context.close()
