@@ -116,6 +116,8 @@ UI: Final = (
     _("Full reveal"),
     _("Download the game record"),
     _("The Mayor says"),
+    _("{player} withdrew from the night."),
+    _("{player} is out of the night."),
     _("1 XP from winning"),
     _("A bot plays this seat."),
     _("A new game is waiting at this table."),

@@ -102,7 +102,13 @@ export function decisionPanel() {
   }
   if (V.phase === "zombie") {
     const g = myGesture();
-    if (g && g.targets && g.targets.length) box.append(el("p", { "data-testid": "zombie-target", text: t("Your gesture points at {player}.", { player: g.targets[0] }) }));
+    if (g && g.targets && g.targets.length) {
+      const now = g.targets[0];
+      const still = choices.some((c) => c.target === now);
+      const fled = V.seats.some((x) => x.name === now && x.withdrawal === true);
+      box.append(el("p", { "data-testid": "zombie-target", text: t("Your gesture points at {player}.", { player: now }) }));
+      if (!still) box.append(el("p", { class: "warn", text: fled ? t("{player} withdrew from the night.", { player: now }) : t("{player} is out of the night.", { player: now }) }));
+    }
   }
   let list = choices;
   const shows = [...new Set(list.filter((c) => c.shows).map((c) => c.shows))];
