@@ -274,6 +274,10 @@ def test_a_huge_body_is_refused_by_its_length_and_never_read_whole(tmp_path: Pat
         piece = b"10000\r\n" + b"x" * 65536 + b"\r\n"
         answer = _raw_post(server, chunked, iter([piece] * 3200))  # 200 MiB at most
         assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+        for path in (b"/api/tables", b"/api/rooms/ABCDEF/join"):  # every route, by length
+            head = declared.replace(b"/api/rooms", path, 1)
+            answer = _raw_post(server, head, iter([b"x" * 65536] * 16))
+            assert answer.startswith(b"HTTP/1.1 413"), (path, answer[:200])
         assert server.rss_kib() - before < 30 * 1024  # the audit saw +354 MiB
 
 
@@ -441,6 +445,9 @@ def test_only_json_bodies_and_pages_that_no_site_may_frame(tmp_path: Path) -> No
         r = httpx.post(f"{server.base}/api/rooms/{code}/join", content='{"name": "Bia"}',
                        headers={"Content-Type": "text/plain"})
         assert r.status_code == 415
+        r = httpx.post(f"{server.base}/api/tables", content='{"players": []}',  # the companion
+                       headers={"Content-Type": "text/plain"})
+        assert r.status_code == 415 and r.json()["code"] == "not-json"
         for path in ("/", f"/r/{code}", "/api/meta", "/static/app.js"):
             h = httpx.get(f"{server.base}{path}").headers
             assert "frame-ancestors 'none'" in h["content-security-policy"], path

@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException
 from darkcity.deck import BOX, PRESETS, card_key
 from darkcity.i18n import Message, msg, negotiate, translator
 from darkcity.server import protocol as p
+from darkcity.server.bodies import BodyGuard
 from darkcity.server.bots import LEVELS
 from darkcity.server.cluster import Cluster, Routes, make_storage
 from darkcity.server.companion import companion_router
@@ -167,6 +168,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.include_router(companion_router(cfg))  # the table companion (issue #11)
     app.add_middleware(SecurityHeaders)
+    # every route's body, the companion's too: JSON only, refused past the limit unread
+    app.add_middleware(BodyGuard, limit=cfg.max_message_bytes)
     if cluster is not None:  # outermost: a room's requests go to the process that runs it
         app.add_middleware(Routes, cluster=cluster)
     sockets = Sockets(cfg.max_sockets_per_address, cfg.max_spectators_per_room,
