@@ -169,7 +169,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(companion_router(cfg))  # the table companion (issue #11)
     app.add_middleware(SecurityHeaders)
     # every route's body, the companion's too: JSON only, refused past the limit unread
-    app.add_middleware(BodyGuard, limit=cfg.max_message_bytes)
+    app.add_middleware(BodyGuard, limit=cfg.max_body_bytes)
     if cluster is not None:  # outermost: a room's requests go to the process that runs it
         app.add_middleware(Routes, cluster=cluster)
     sockets = Sockets(cfg.max_sockets_per_address, cfg.max_spectators_per_room,
