@@ -779,6 +779,9 @@ class Room:
         conn.send(self.welcome(conn))
         conn.send({"type": "chat-log", "lines": self.chat[-50:]})
         self.broadcast_lobby()
+        if self._lobby_due:  # the newcomer gets the table now, the others soon
+            conn.send(self._lobby_message())
+            self._lobby_fresh.add(conn)
         if self.game is not None:
             self.send_state(conn)
 
@@ -830,12 +833,35 @@ class Room:
         except (DeckError, ValueError):
             return []
 
+    _lobby_due: bool = False
+    _lobby_fresh: set[Conn] = field(default_factory=set)  # hold the lobby as it is now
+
+    def _lobby_message(self) -> dict[str, Any]:
+        return {"type": "lobby", "lobby": self.lobby_public(), "server_time": self.clock()}
+
     def broadcast_lobby(self) -> None:
+        """Everybody's lobby, soon: changes within ``coalesce_s`` (a table's six hellos,
+        everyone coming back after a restart) make one broadcast."""
+        self._lobby_fresh = set()
         if not self.conns:
             return
-        body = {"type": "lobby", "lobby": self.lobby_public(), "server_time": self.clock()}
-        for c in self.conns:
-            c.send(body)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a test driving a room directly): at once
+            self._lobby_now()
+            return
+        if not self._lobby_due:
+            self._lobby_due = True
+            loop.call_later(self.server.coalesce_s, self._lobby_now)
+
+    def _lobby_now(self) -> None:
+        self._lobby_due = False
+        readers = [c for c in self.conns if c not in self._lobby_fresh]
+        self._lobby_fresh = set()
+        if readers:
+            body = self._lobby_message()
+            for c in readers:
+                c.send(body)
 
     def send_state(self, conn: Conn) -> None:
         """The reader's view of the game (while the Mayor counts, the old view holds)."""
