@@ -587,3 +587,48 @@ def test_the_manager_ticks_every_room_when_one_raises(tmp_path: Path) -> None:
         manager.tick()
         manager.tick()
     assert ticked == [rooms[1].code] * 2
+
+
+# -- the limits' pieces, without a server ----------------------------------------------
+
+
+def test_names_keys_and_blank_detection() -> None:
+    from darkcity.server.limits import BadName, clean_name, draws_nothing, name_key
+
+    assert {name_key(n) for n in ("Ana", "\u0410na", "\uff21\uff4e\uff41", "Ana\ufe0f",
+                                  "ANA", "A\u200bna")} == {name_key("ana")}
+    assert name_key("Il") == name_key("ll") and name_key("Ana") != name_key("Ada")
+    assert name_key("José") != name_key("Jose")  # accents are not look-alikes
+    assert clean_name("  \uff2a\uff4f\uff41\uff4f   da  Silva ") == "Joao da Silva"
+    assert clean_name("Ana \u2764\ufe0f") == "Ana \u2764\ufe0f"
+    assert clean_name("Nguy\u1ec5n") == "Nguy\u1ec5n"  # two marks on one letter are fine
+    for blank in ("\u3164", "\u2800", "\u115f\u1160", "\u0301", "\u200d", " \u3000 "):
+        assert draws_nothing(blank)
+        with pytest.raises(BadName):
+            clean_name(blank)
+    with pytest.raises(BadName):
+        clean_name("x" * 25)
+    assert clean_name("e\u0301\u0302\u0303") == "\u00e9\u0302\u0303"  # NFC first: two left
+    with pytest.raises(BadName):
+        clean_name("e\u0301\u0302\u0303\u0304")
+
+
+def test_buckets_and_socket_counts() -> None:
+    from darkcity.server.limits import PerAddress, Sockets
+
+    now = [0.0]
+    per = PerAddress(rate=1.0, burst=2, clock=lambda: now[0])
+    assert per.take("a") and per.take("a") and not per.take("a") and per.take("b")
+    assert per.wait_s("a") == pytest.approx(1.0)
+    now[0] = 1.0
+    assert per.take("a") and not per.take("a")
+    sockets = Sockets(per_address=2, spectators_per_room=3, spectators_per_address=2)
+    assert sockets.opened("a") and sockets.opened("a") and not sockets.opened("a")
+    sockets.closed("a")
+    assert sockets.opened("a")
+    assert sockets.watch("R", "a") is None and sockets.watch("R", "a") is None
+    assert sockets.watch("R", "a") is not None  # the address's share
+    assert sockets.watch("R", "b") is None
+    assert sockets.watch("R", "c") is not None  # the room's share
+    sockets.unwatch("R", "a")
+    assert sockets.watch("R", "c") is None
