@@ -6,11 +6,13 @@ per rotation of the seats; :mod:`darkcity.sim.runner`). Two figures come out:
 
 * the *score matrix*: A's win share as the single seat against B, against the
   fair share, with its 95% interval over deals (:mod:`darkcity.sim.intervals`);
-* the *ratings*: every game is a duel between A's seat and B's seats (A wins
-  when its win share is above the mean of B's seats, B when below, a draw when
-  equal), rated with OpenSkill's Plackett-Luce model (``openskill``, the
-  ``rl`` extra), the games taken deal by deal across the matches; a rating's
-  interval is ``mu ± 1.96 sigma``.
+* the *ratings*: every game is a duel between A's seat and one of B's seats,
+  the one the deal and the rotation designate (the higher win share wins, equal
+  shares draw: between equals each side wins 1/n of the games, the rest are
+  draws; A's seat against the mean of B's seats would have lost (n-1)/n of them
+  between equals), rated with OpenSkill's Plackett-Luce model (``openskill``,
+  the ``rl`` extra), the games taken deal by deal across the matches; a
+  rating's interval is ``mu ± 1.96 sigma``.
 
 The bars of issue #15 for the strong bot are checked on the matrix: at least
 1.5x the fair share as the single seat against every other member, and no
@@ -70,18 +72,20 @@ class TournamentResult:
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
-        out["rating_model"] = "openskill PlackettLuce, duels A's seat vs B's seats"
+        out["rating_model"] = "openskill PlackettLuce, duels of A's seat and one designated seat of B"
         out["interval"] = "95%, per deal (matrix); mu ± 1.96 sigma (ratings)"
         return out
 
 
 def _duel(o: GameOutcome, players: int) -> tuple[int, int]:
-    """Ranks (single, field) of one game: lower is better, equal a draw."""
+    """Ranks (single, field) of one game: lower is better, equal a draw. The
+    field is represented by one of its seats (bot index 1..n-1), designated by
+    the deal and the rotation, so that the duel is fair between equals."""
     single = o.credit[0]
-    rest = sum(o.credit[1:]) / (players - 1)
-    if single > rest + 1e-12:
+    other = o.credit[1 + (o.deal + o.rotation) % (players - 1)]
+    if single > other + 1e-12:
         return (0, 1)
-    if single < rest - 1e-12:
+    if single < other - 1e-12:
         return (1, 0)
     return (0, 0)
 
