@@ -72,7 +72,8 @@ class TournamentResult:
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
-        out["rating_model"] = "openskill PlackettLuce, duels of A's seat and one designated seat of B"
+        out["rating_model"] = ("openskill PlackettLuce, duels of A's seat and one "
+                               "designated seat of B")
         out["interval"] = "95%, per deal (matrix); mu ± 1.96 sigma (ratings)"
         return out
 
