@@ -438,3 +438,38 @@ def test_room_set_up_chat_your_turn_and_the_room_language(browser: Any, server: 
     pages["Ana"].wait_for_function("() => !document.title.includes('Your turn')", timeout=5000)
     for page in pages.values():
         page.context.close()
+
+
+def test_a_seat_opened_in_a_second_window_does_not_ping_pong(browser: Any,
+                                                              tmp_path: Path) -> None:
+    server = Server(tmp_path / "one.sqlite3", free_port(), DARKCITY_MAX_SOCKETS_PER_MEMBER="1")
+    server.start()
+    try:
+        one_window_per_seat(browser, server)
+    finally:
+        server.stop()
+
+
+def one_window_per_seat(browser: Any, server: Server) -> None:
+    """With one socket per seat, the older window is told and stays closed (it would
+    otherwise take the seat back and be closed again, forever) until asked."""
+    room = create_room(server.base, "Ana", players=4)
+    link = f"{server.base}/r/{room['code']}#token={room['token']}"
+    first = browser.new_context(viewport=DESKTOP).new_page()
+    sockets: list[str] = []
+    first.on("websocket", lambda ws: sockets.append(ws.url))
+    first.goto(link)
+    first.wait_for_selector(".seat.me")
+    second = browser.new_context(viewport=DESKTOP).new_page()
+    second.goto(link)
+    second.wait_for_selector(".seat.me")
+    first.wait_for_selector("[data-testid=take-back]")  # told, and it stops there
+    time.sleep(3)
+    assert len(sockets) == 1, sockets
+    assert second.locator(".seat.me").count() == 1
+    assert second.locator("[data-testid=fatal]").count() == 0
+    first.click("[data-testid=take-back]")  # the player chooses where to play
+    first.wait_for_selector(".seat.me")
+    second.wait_for_selector("[data-testid=take-back]")
+    first.context.close()
+    second.context.close()

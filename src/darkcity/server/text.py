@@ -116,6 +116,7 @@ UI: Final = (
     _("Full reveal"),
     _("Download the game record"),
     _("The Mayor says"),
+    _("Play in this window"),
     _("{player} withdrew from the night."),
     _("{player} is out of the night."),
     _("1 XP from winning"),

@@ -7,7 +7,9 @@ import { startCount } from "./clock.js";
 import { newState } from "./story.js";
 import { attention } from "./attention.js";
 
-const FATAL = new Set(["no-room", "room-busy", "closed"]);
+// Refusals after which trying again would only loop: the room is not there, it is full,
+// or this seat was opened in another window (which would then be closed in turn).
+const FATAL = new Set(["no-room", "room-busy", "closed", "replaced", "too-many-sockets"]);
 let timer = null;
 
 export function tokenKey(code) { return `darkcity:token:${code}`; }
@@ -100,6 +102,7 @@ function onMessage(m) {
       S.pending = false;
       if (FATAL.has(m.code)) {
         S.fatal = m.message;
+        S.fatalCode = m.code;
         const ws = S.ws;
         S.ws = null;
         if (ws) ws.close();

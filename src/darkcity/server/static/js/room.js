@@ -38,8 +38,11 @@ function bar() {
 function fatalPanel() {
   return el("main", { class: "home" }, el("section", { class: "card fatal", role: "alert", "data-testid": "fatal" },
     el("h2", { text: S.fatal }),
-    el("p", { class: "muted", text: t("Check the code, or ask for a new link.") }),
-    el("a", { class: "button", href: "/", text: t("Back to the lobby") })));
+    S.fatalCode === "replaced"
+      ? el("button", { type: "button", "data-testid": "take-back", text: t("Play in this window"),
+        onclick: () => { update(() => { S.fatal = null; S.fatalCode = null; }); reconnect(); } })
+      : el("p", { class: "muted", text: t("Check the code, or ask for a new link.") }),
+    el("a", { class: "button secondary", href: "/", text: t("Back to the lobby") })));
 }
 
 function noticesPanel() {
