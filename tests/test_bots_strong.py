@@ -61,3 +61,21 @@ def test_gestures_are_mixed_not_a_pure_best_reply() -> None:
                 mixed += len(seen) > 1
             game.apply(bots[p].step(obs))
     assert points >= 3 and mixed >= 1
+
+
+def test_leader_aims_tell_who_hunts_the_leader() -> None:
+    from darkcity.bots.knowledge import leader_aims
+    from darkcity.views import view
+
+    names = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred")
+    game = Game(Settings(players=names, deck=preset("basic", 6)), 5)
+    bots = {p: make_bot("leader-hunter" if i % 2 else "heuristic", random.Random(p))
+            for i, p in enumerate(names)}
+    while not game.over:
+        for p in game.pending:
+            game.apply(bots[p].step(Observation(game, p)))
+    aims = leader_aims(view(game, "Ana").history, "Ana")
+    assert "Ana" not in aims and all(0.0 <= x <= 1.0 for x in aims.values())
+    hunters = sum(aims[p] for p in ("Bia", "Duda", "Fred")) / 3
+    others = sum(aims[p] for p in ("Caio", "Enzo")) / 2
+    assert hunters > others

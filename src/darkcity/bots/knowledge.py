@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from darkcity.bots.base import Observation, card_of
-from darkcity.cast import CAST, NO_DISGUISE, Effect, Gender, Role, effect, parse_role
+from darkcity.cast import CAST, NO_DISGUISE, Effect, Gender, Reach, Role, effect, parse_role
 from darkcity.game import Phase
 from darkcity.night import Card, Gesture, NightResult, Withdrawal
 from darkcity.views import GestureView, NightView
@@ -37,6 +37,7 @@ __all__ = [
     "distance",
     "effect_value",
     "gain",
+    "leader_aims",
     "monster_chance",
     "night_value",
     "potential",
@@ -588,6 +589,46 @@ def withdrawal_propensity(history: Sequence[NightView], me: str, *, prior: float
                     withdrew += p in out
                     break
     return (withdrew + prior * weight) / (threatened + weight)
+
+
+def leader_aims(history: Sequence[NightView], me: str, *, weight: float = 3.0
+                ) -> dict[str, float]:
+    """Per other player, how much more often than chance it aimed at the player
+    nearest a victory (from the finished nights, public: the journals are
+    rebuilt from each night's XP in the row of the card played), as a share in
+    [0, 1]: 0 aims like chance, 1 always at the leader. Only gestures free to aim
+    at anyone count (a Vampire's, a Hunter's...); a Beta prior at chance."""
+    rows: dict[str, dict[Role, int]] = {}
+    seen: dict[str, list[float]] = {}
+    for nv in history:
+        players = [p for p, _ in nv.cards]
+        roles = {p: _role(c.role) for p, c in nv.cards}
+        dist = {p: distance(rows.get(p, {})) for p in players}
+        for q, g in nv.gestures:
+            if q == me or g.names is not None or not g.targets:
+                continue
+            if CAST[_role(g.shows)].gesture.reach is not Reach.ANYONE:
+                continue
+            rivals = [x for x in players if x != q and roles[x] is not Role.DEATH]
+            if len(rivals) < 2:
+                continue
+            best = min(dist[x] for x in rivals)
+            leaders = {x for x in rivals if dist[x] == best}
+            chance = min(1.0, len(g.targets) * len(leaders) / len(rivals))
+            row = seen.setdefault(q, [0.0, 0.0, 0.0])  # aims, at a leader, chance
+            row[0] += 1
+            row[1] += any(t in leaders for t in g.targets)
+            row[2] += chance
+        for p, x in nv.xp:
+            if x > 0:
+                j = rows.setdefault(p, {})
+                j[roles[p]] = j.get(roles[p], 0) + x
+    out = {}
+    for q, (n, hit, chance) in seen.items():
+        base = chance / n
+        rate = (hit + base * weight) / (n + weight)
+        out[q] = max(0.0, (rate - base) / (1 - base)) if base < 1 else 0.0
+    return out
 
 
 def withdrawal_rates(history: Sequence[NightView], me: str, *, prior: float = 0.15,

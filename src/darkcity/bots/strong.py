@@ -48,6 +48,7 @@ from darkcity.bots.knowledge import (
     Facts,
     distance,
     gain,
+    leader_aims,
     night_value,
     read_facts,
     withdrawal_propensity,
@@ -102,6 +103,7 @@ class StrongParams:
     aim_random: float = 0.25  # worlds where the others aim at random (shaped by the cast)
     aim_leader: float = 0.15  # worlds where the others aim at the player nearest a victory
     eps_max: float = 0.5  # picker_eps when nobody drafts like the heuristic
+    learn_aims: bool = True  # who hunts the leader, learnt this game, does so in the worlds
 
     def rates_for(self, players: int) -> Mapping[Role, float]:
         return self.rates.get(players) or self.rates.get(6) or DEFAULT_RATES
@@ -131,7 +133,7 @@ class StrongParams:
                                    "face_down_tries",
                                    "picker_eps", "model_picks", "model_gestures", "ahead",
                                    "learn_withdrawals", "mix_all", "mix_floor", "aim_random",
-                                   "aim_leader", "eps_max")
+                                   "aim_leader", "eps_max", "learn_aims")
               if k in doc}
         free = tuple(str(x) for x in doc.get("free_xp", ()))
         return cls(rates=rates, free_xp=free, **kw)
@@ -187,6 +189,7 @@ class StrongBot(Bot):
         self.params = params if params is not None else load_params()
         self._rate = self.params.withdraw_rate
         self._rates: dict[str, tuple[float, float, float]] | None = None
+        self._leaders: dict[str, float] = {}  # how much each hunts the leader
         self._rate_night = -1
         # how well the heuristic's draft explains the others' picks this game:
         # [picks checked, picks the model would not make]
@@ -220,6 +223,8 @@ class StrongBot(Bot):
                                                prior=self.params.withdraw_rate)
             self._rates = (withdrawal_rates(obs.view.history, f.me, prior=self._rate)
                            if self.params.learn_withdrawals else None)
+            self._leaders = (leader_aims(obs.view.history, f.me)
+                             if self.params.learn_aims else {})
             self._rate_night = night
         if isinstance(first, GestureChoice):
             return self._gesture(f, beliefs, [d for d in legal if isinstance(d, GestureChoice)])
@@ -393,6 +398,11 @@ class StrongBot(Bot):
             planned = (None if u < p.aim_random else
                        _leader_plan(f, cards, cast, rng) if u < p.aim_random + p.aim_leader
                        else self._planned(f, beliefs, cards, cast, rng, cache))
+            if self._leaders:  # who has been seen to hunt the leader does so here too
+                hunters = {q for q, x in self._leaders.items() if rng.random() < x}
+                if hunters:
+                    chased = _leader_plan(f, cards, cast, rng, only=hunters)
+                    planned = {**(planned or {}), **chased}
             w = World(f, cards, own, cast, rng, planned)
             coins = {p: rng.random() for p in f.players}
             out.append((w, coins))
@@ -470,12 +480,12 @@ def _scaled(budget: int, players: int) -> int:
 
 
 def _leader_plan(f: Facts, cards: Mapping[str, Card], cast: frozenset[Role],
-                 rng: random.Random) -> dict[str, Gesture]:
-    """The others' unseen gestures aimed at the player nearest a victory (other
-    than themselves) when their card can reach them, else shaped at random."""
+                 rng: random.Random, only: set[str] | None = None) -> dict[str, Gesture]:
+    """The others' (or ``only`` those players') unseen gestures aimed at the player
+    nearest a victory (other than themselves) when their card can reach them."""
     out: dict[str, Gesture] = {}
     for q in f.players:
-        if q == f.me or q in f.gestures or q == f.death:
+        if q == f.me or q in f.gestures or q == f.death or (only is not None and q not in only):
             continue
         rivals = [x for x in f.players if x != q and x != f.death]
         leader = min(rivals, key=lambda x: (distance(f.journals.get(x, {})), rng.random()))
