@@ -236,6 +236,8 @@ def test_help_panel_shows_this_deck_and_both_sides_of_the_combat_panel(
     check_axe(page, axe_source, "help")
     page.keyboard.press("Escape")
     page.wait_for_selector("[data-testid=help]", state="detached")
+    page.keyboard.press("?")  # the terminal's key opens it too
+    page.wait_for_selector("[data-testid=help]")
     ctx.close()
 
 

@@ -10,6 +10,7 @@ import { startClock, tickClock } from "./js/clock.js";
 import { homePage, notFoundPage } from "./js/home.js";
 import { roomPage } from "./js/room.js";
 import { attention } from "./js/attention.js";
+import { openHelp } from "./js/help.js";
 
 let drawnHome = null;
 
@@ -81,6 +82,11 @@ async function main() {
   const found = await roomExists(S.code);
   await loadLang(firstLanguage(found.lobby ? found.lobby.config.lang : null));
   subscribe(render);
+  // "?" opens the rules, as in the terminal (not while typing).
+  document.addEventListener("keydown", (ev) => {
+    const typing = ev.target instanceof HTMLElement && ev.target.closest("input, textarea, select");
+    if (ev.key === "?" && !typing && !S.fatal) { ev.preventDefault(); openHelp(null); }
+  });
   if (found.missing) S.fatal = t("There is no room with that code.");
   else if (found.refused) S.fatal = t("The server cannot be reached.");
   else { S.lobby = found.lobby; connect(); }

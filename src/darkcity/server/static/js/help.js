@@ -21,7 +21,7 @@ export function openHelp(r) {
 
 export function helpButton() {
   return el("button", { class: "secondary small", type: "button", "data-testid": "help-open", "aria-haspopup": "dialog",
-    text: t("Rules"), onclick: () => openHelp(null) });
+    "aria-keyshortcuts": "?", title: "?", text: t("Rules"), onclick: () => openHelp(null) });
 }
 
 function progressTable() {
