@@ -207,6 +207,7 @@ class _Tunnel:
     moving: bool = False  # the room is leaving: the end is not a close
     closing: bool = False  # its end is on the way: frames go to the next tunnel
     ended: bool = False
+    carried: list[Message] = field(default_factory=list)  # unread when the room left
 
     def push(self, event: Message) -> None:
         if not self.closing:
@@ -214,9 +215,15 @@ class _Tunnel:
 
     def end(self, moving: bool) -> None:
         self.moving = self.moving or moving
-        if not self.closing:
-            self.inbox.put_nowait({"type": "websocket.disconnect", "code": 1012})
-            self.closing = True
+        if self.closing:
+            return
+        if moving:  # what the app has not read yet goes to the room's next place
+            while not self.inbox.empty():
+                event = self.inbox.get_nowait()
+                if event["type"] == "websocket.receive":
+                    self.carried.append(event)
+        self.inbox.put_nowait({"type": "websocket.disconnect", "code": 1012})
+        self.closing = True
 
     async def receive(self) -> Message:
         if self.ended:
@@ -258,12 +265,15 @@ class _Edge:
             self.cluster.forward(self.owner, self.fid, event)
 
     def _replay(self) -> None:
+        """To a new tunnel: the hello said first (again), then what waited meanwhile."""
         pending, self.buffered = self.buffered, []
-        if self.hello is not None:
-            hello, self.hello = self.hello, None
+        hello = self.hello
+        if hello is not None:
+            self.hello = None
             self.deliver(hello)
         for event in pending:
-            self.deliver(event)
+            if event is not hello:  # a hello the last place never read is said once
+                self.deliver(event)
 
     async def run(self, receive: Receive) -> None:
         first = await receive()
@@ -313,6 +323,7 @@ class _Edge:
             await self.cluster.app(self.scope, tunnel.receive, send)
         finally:
             self.local = None
+            self.buffered[:0] = tunnel.carried  # before what came while it ended
             self.cluster.forget(tunnel)
 
     async def _run_there(self, owner: str) -> None:
