@@ -632,3 +632,33 @@ def test_buckets_and_socket_counts() -> None:
     assert sockets.watch("R", "c") is not None  # the room's share
     sockets.unwatch("R", "a")
     assert sockets.watch("R", "c") is None
+
+
+def _children(pid: int) -> list[int]:
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True,
+                         text=True).stdout
+    return [int(x) for x in out.split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}").exists() and "Z" not in Path(
+        f"/proc/{pid}/stat").read_text().split()[2]
+
+
+@pytest.mark.parametrize("kill", [False, True], ids=["stopped", "kill-9"])
+def test_the_bot_workers_end_with_the_server(tmp_path: Path, kill: bool) -> None:
+    server = Server(tmp_path / "abuse.sqlite3", DARKCITY_BOT_WORKERS="2")
+    server.start()
+    assert server.proc is not None
+    workers = [p for p in _children(server.proc.pid)
+               if "multiprocessing" in Path(f"/proc/{p}/cmdline").read_text()]
+    assert len(workers) >= 2
+    server.stop(kill=kill)
+    end = time.monotonic() + 10
+    while any(_alive(p) for p in workers) and time.monotonic() < end:
+        time.sleep(0.2)
+    assert not any(_alive(p) for p in workers)  # no orphan keeps its memory

@@ -24,6 +24,8 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
+import time
 import zlib
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -94,10 +96,18 @@ def think(req: Request) -> dict[str, Any]:
     return decision_to_dict(bot_decision(bot, table.game, req.player))
 
 
-def _lower_priority() -> None:
-    """A worker yields the CPU to the server's event loop."""
+def _start_worker(parent: int) -> None:
+    """A worker yields the CPU to the server's event loop, and ends when the server
+    does, however it ends (a ``kill -9`` included: nothing else would tell it)."""
     with contextlib.suppress(OSError):
         os.nice(10)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="darkcity-parent-watch", daemon=True).start()
 
 
 def _ready() -> bool:
@@ -116,7 +126,8 @@ class BotPool:
         ex = self._executors[i]
         if ex is None:
             ex = self._executors[i] = ProcessPoolExecutor(
-                1, mp_context=self._context, initializer=_lower_priority)
+                1, mp_context=self._context, initializer=_start_worker,
+                initargs=(os.getpid(),))
         return ex
 
     async def warm(self, timeout_s: float = 60.0) -> None:
@@ -154,7 +165,11 @@ class BotPool:
         fut.add_done_callback(landed)
 
     def close(self) -> None:
-        for ex in self._executors:
+        """Stop every worker and wait for it (a decision being thought is dropped)."""
+        executors, self._executors = self._executors, [None] * self.workers
+        for ex in executors:
             if ex is not None:
                 ex.shutdown(wait=False, cancel_futures=True)
-        self._executors = [None] * self.workers
+        for ex in executors:
+            if ex is not None:
+                ex.shutdown(wait=True)
