@@ -85,8 +85,8 @@ class Node:
                 self.proc.wait(5)
 
 
-@pytest.fixture
-def nodes(postgres: Postgres, redis_server: Redis) -> Iterator[tuple[list[Node], str]]:
+@pytest.fixture(scope="module")
+def cluster(postgres: Postgres, redis_server: Redis) -> Iterator[tuple[list[Node], str]]:
     redis_server.flush()
     db = postgres.new_database()
     three = [Node(db, redis_server.url) for _ in range(3)]
@@ -99,6 +99,16 @@ def nodes(postgres: Postgres, redis_server: Redis) -> Iterator[tuple[list[Node],
     finally:
         for n in three:
             n.stop()
+
+
+@pytest.fixture
+def nodes(cluster: tuple[list[Node], str]) -> Iterator[tuple[list[Node], str]]:
+    """The three processes, all running (one a test stopped is started again after)."""
+    yield cluster
+    for n in cluster[0]:
+        if n.proc is None or n.proc.poll() is not None:
+            n.start()
+            n.wait()
 
 
 def _owner(redis_server: Redis, code: str) -> str | None:
@@ -316,3 +326,45 @@ def test_a_decision_stored_twice_is_refused_and_the_room_reconciled(tmp_path: An
     assert conflicts == [room.code] and acks == [] and room.seq == 0
     assert room.game.log == log_before  # rolled back: nothing applied here
     assert [d.seq for d in here.decisions(room.code)] == [0]
+
+
+def test_a_stopped_owner_hands_its_rooms_over_and_sockets_elsewhere_stay_open(
+        nodes: tuple[list[Node], str], redis_server: Redis) -> None:
+    """SIGTERM (a rolling restart): the owner lets its leases go and tells the other
+    processes, whose players keep their sockets and their seats."""
+    three, _db = nodes
+    a, b, c = three
+    code, tokens = _table(a.base, [b.base, c.base, b.base])
+    asyncio.run(_add_bots(b.ws, code, tokens[0]))
+    owner = _owner(redis_server, code)
+    homes = [b, c, b, c]  # nobody on the owner itself
+    players = [ScriptedPlayer(n.ws, code, t, random.Random(40 + i), think_s=(0.02, 0.1))
+               for i, (n, t) in enumerate(zip(homes, tokens, strict=True))]
+    stopped: dict[str, float] = {}
+
+    async def stopper() -> None:
+        for _ in range(3000):
+            await asyncio.sleep(0.01)
+            v = players[0].view
+            if v and v["phase"] == "gesture" and v["pending"]:
+                assert a.proc is not None
+                a.proc.terminate()
+                stopped["at"] = time.monotonic()
+                return
+
+    async def play() -> None:
+        task = asyncio.create_task(stopper())
+        await asyncio.gather(*(p.play(start=(i == 0), deadline_s=60)
+                               for i, p in enumerate(players)))
+        await task
+
+    asyncio.run(play())
+    # uvicorn shuts down gracefully, then re-raises the signal it caught
+    assert "at" in stopped and a.proc is not None and a.proc.wait(15) in (0, -signal.SIGTERM)
+    assert all(p.over for p in players), [p.view and p.view["phase"] for p in players]
+    assert _owner(redis_server, code) not in (None, owner)
+    refused = {e["code"] for p in players for e in p.errors}
+    assert refused <= {"counting", "late", "stale", "already-decided"}, refused
+    for p in players:  # one socket all along: a second welcome, the same seat
+        welcomes = [m for m in p.messages if m["type"] == "welcome"]
+        assert len(welcomes) >= 2 and len({w["member"] for w in welcomes}) == 1

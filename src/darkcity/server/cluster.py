@@ -396,6 +396,7 @@ class Cluster:
         self._ready = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._next = 0
+        self.stopping = False
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
 
@@ -422,13 +423,26 @@ class Cluster:
         log.info("node %s joined the cluster at %s", self.node, self.url)
 
     async def stop(self) -> None:
-        """Hand every room back at once (the others take them over), then leave."""
+        """Hand every room back at once: the rooms stop here, their leases are let go,
+        and then the sockets other processes tunnelled here are told to look again, so
+        those processes take the rooms over without waiting for a lease to run out."""
+        self.stopping = True
+        codes = sorted(self.owned)
+        for code in codes:
+            self._retire(self.rooms.rooms.pop(code, None))
+        self.owned.clear()
+        with contextlib.suppress(Exception):
+            pipe = self.redis.pipeline(transaction=False)
+            for code in codes:
+                await self._release(keys=[LEASE + code], args=[self.node], client=pipe)
+            pipe.delete(ALIVE + self.node)
+            await pipe.execute()
         for tunnels in list(self.here.values()):
             for tunnel in list(tunnels):
-                tunnel.end(moving=False)
-        for tunnel in list(self.tunnels.values()):
-            tunnel.end(moving=True)
-        await asyncio.sleep(0.05)
+                tunnel.end(moving=tunnel.edge is not None)  # here: the socket closes
+        await asyncio.sleep(0.05)  # their handlers end and queue their MOVED frames
+        with contextlib.suppress(Exception):
+            await self._flush()
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
@@ -436,11 +450,6 @@ class Cluster:
                 await task
         with contextlib.suppress(Exception):
             await self._flush()
-            for code in list(self.owned):
-                await self._release(keys=[LEASE + code], args=[self.node])
-            await self.redis.delete(ALIVE + self.node)
-        self.owned.clear()
-        with contextlib.suppress(Exception):
             await self.redis.aclose()
 
     def _spawn(self, work: Awaitable[Any]) -> None:
@@ -597,7 +606,8 @@ class Cluster:
     async def _acquire(self, code: str) -> Room | None:
         """Take the free lease of ``code`` and load the room; ``None`` if another took
         the lease, or there is no such room (the lease is then let go)."""
-        if not await self.redis.set(LEASE + code, self.node, nx=True, px=self.lease_ms):
+        if self.stopping or not await self.redis.set(LEASE + code, self.node, nx=True,
+                                                      px=self.lease_ms):
             return None
         self._leave(code, moving=True)
         room = self.rooms.load(code)
@@ -640,12 +650,17 @@ class Cluster:
             else:  # held elsewhere: that process runs it
                 self._leave(code, moving=True)
 
-    def _leave(self, code: str, moving: bool) -> None:
-        """Stop running room ``code`` here: its clock stops, its sockets look again."""
-        room = self.rooms.rooms.pop(code, None)
+    @staticmethod
+    def _retire(room: Room | None) -> None:
+        """A room object no longer run here: no reveal, no decision, no tick (a message
+        still on its way to it is refused, never stored)."""
         if room is not None:
             room.reveal_at = None
-            room.status = "moved"  # nothing left to tick
+            room.status = "moved"
+
+    def _leave(self, code: str, moving: bool) -> None:
+        """Stop running room ``code`` here: its clock stops, its sockets look again."""
+        self._retire(self.rooms.rooms.pop(code, None))
         for tunnel in list(self.here.get(code, ())):
             tunnel.end(moving=moving)
 
