@@ -179,9 +179,10 @@ class BadName(ValueError):
         self.message = message
 
 
-#: Letters and symbols that draw nothing (Unicode's default-ignorable or blank glyphs
-#: that are not format characters): Hangul fillers, Braille blank, Khmer vowels
-#: inherent, Mongolian vowel separator, musical symbol null note head, and the like.
+#: Characters that draw nothing though Unicode does not call them spaces: the default-
+#: ignorable letters and marks (Hangul fillers, Khmer inherent vowels, the combining
+#: grapheme joiner), the Braille blank, zero-width and invisible format characters, and
+#: the musical symbols that only format (null note head, beams, ties, slurs, phrases).
 _BLANK: Final = frozenset(
     "\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e\u034f\u061c\u2061\u2062\u2063\u2064"
     "\U0001d159\U0001d173\U0001d174\U0001d175\U0001d176\U0001d177\U0001d178\U0001d179"
