@@ -6,6 +6,7 @@ read from the view by ``darkcity.journal``."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 
+from darkcity.game import Phase
 from darkcity.i18n import translator
 from darkcity.server.protocol import CreateRoom
 from darkcity.server.rooms import Refusal
@@ -142,3 +144,60 @@ def test_standing_reads_the_journals_through_the_engine(db: str, clock: Clock) -
     assert pt is not None and "desempate" in pt
     alone = replace(over, seats=(seats[0], seat(b, {}), seats[2], seats[3]))
     assert standing(alone, translator("en"))["tiebreak"] is None  # nobody else met one
+
+
+def test_a_sealed_decision_can_be_changed_until_the_count(db: str, clock: Clock) -> None:
+    t = Table(db, clock, players=4, bots=2)
+    room = t.room
+    ana, bia = t.members["Ana"], t.members["Bia"]
+    room.start(ana)
+    rng = random.Random(7)
+    for _ in range(400):  # to a gesture phase where both people still decide
+        g = room.game
+        assert g is not None
+        if g.phase is Phase.GESTURE and {"Ana", "Bia"} <= set(g.pending):
+            break
+        for name in list(g.pending):
+            if name in t.members and room.reveal_at is None and g.phase is not Phase.GESTURE:
+                v = view(g, name)
+                room.decide(t.members[name], v.decision_id,
+                            {k: x for k, x in rng.choice(v.choices).items() if k != "player"})
+        clock.now += 0.3
+        room.tick()
+    g = room.game
+    assert g is not None and g.phase is Phase.GESTURE
+    v = view(g, "Ana")
+    choices = [{k: x for k, x in c.items() if k != "player"} for c in v.choices]
+    first, second = choices[0], choices[-1]
+    assert first != second
+    with pytest.raises(Refusal) as e:
+        room.decide(ana, v.decision_id, second, change=True)  # nothing to change yet
+    assert e.value.code == "not-sealed"
+    room.decide(ana, v.decision_id, first)
+    room.decide(ana, v.decision_id, second, change=True)
+    g = room.game
+    assert g is not None and "Ana" not in g.pending and "Bia" in g.pending
+    mine = view(g, "Ana").seats[0].gesture
+    assert mine is not None and mine.targets == tuple(second.get("targets", ()))
+    assert second.get("shows", mine.shows) == mine.shows
+    assert second.get("kind") == mine.kind and second.get("seeks") == mine.seeks
+    reloaded = manager(db, clock).load(room.code)  # the replay drops the first one
+    assert reloaded is not None and reloaded.game is not None
+    assert view(reloaded.game, "Ana") == view(g, "Ana")
+    assert reloaded.history == room.history and reloaded.seq == room.seq
+    for _ in range(100):  # everybody else in: the count, and no more changes
+        g = room.game
+        assert g is not None
+        if room.reveal_at is not None:
+            break
+        if "Bia" in g.pending:
+            vb = view(g, "Bia")
+            room.decide(bia, vb.decision_id,
+                        {k: x for k, x in vb.choices[0].items() if k != "player"})
+        clock.now += 0.3
+        room.tick()
+    assert room.reveal_at is not None
+    with pytest.raises(Refusal) as e:
+        room.decide(ana, v.decision_id, first, change=True)
+    assert e.value.code == "counting"
+

@@ -488,7 +488,7 @@ def _handle(room: Room, conn: Conn, text: str, session: _Session) -> None:
                 conn.send({"type": "ack", "ref": ref, "at": at, "seq": seq,
                            "server_time": time.time()})
 
-            room.decide(conn.member, m.at, m.decision, ack)
+            room.decide(conn.member, m.at, m.decision, ack, change=m.change)
         elif isinstance(m, p.Sit):
             room.sit(conn.member, m.seat)
         elif isinstance(m, p.Stand):

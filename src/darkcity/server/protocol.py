@@ -52,6 +52,7 @@ class Decide(_Strict):
     at: int  # the decision point answered (stale ones are refused)
     decision: dict[str, Any]
     ref: str | None = Field(default=None, max_length=32)
+    change: bool = False  # replaces the sender's sealed decision at this point
 
 
 class Sit(_Strict):

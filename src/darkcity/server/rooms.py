@@ -408,8 +408,13 @@ class Room:
         return self.players[seat]
 
     def decide(self, member: int | None, at: int, doc: dict[str, Any],
-               ack: Callable[[int], None] | None = None) -> None:
-        """A player's decision: checked, stored, applied (raises :class:`Refusal`)."""
+               ack: Callable[[int], None] | None = None, change: bool = False) -> None:
+        """A player's decision: checked, stored, applied (raises :class:`Refusal`).
+
+        ``change``: it replaces the player's sealed gesture or withdrawal at this
+        decision point, which is still open (nobody has seen it; the count has not
+        begun). It is stored as a decision of source ``change``, and a replay drops the
+        one it replaces."""
         game = self.game
         if game is None or self.status != "playing":
             raise Refusal("not-playing", msg("No game is being played in this room."))
@@ -424,11 +429,37 @@ class Room:
             d = decision_from_dict({**doc, "player": player, "at": at})
         except (ValueError, KeyError, TypeError):
             raise Refusal("malformed", msg("That decision is not well formed.")) from None
+        if change:
+            self._change(player, d, ack)
+            return
         try:
             game.verify(d)
         except IllegalDecision as e:
             raise Refusal(e.code, _REFUSALS.get(e.code, _ILLEGAL)) from None
         self._commit(d, "player", ack)
+
+    def _change(self, player: str, d: Any, ack: Callable[[int], None] | None) -> None:
+        """A sealed decision made again: the game without the first one, then this one."""
+        game = self.game
+        assert game is not None
+        dp = game.decision_point()
+        if dp.phase not in _COUNTED or player not in dp.required or player in dp.pending:
+            raise Refusal("not-sealed", msg("Only a sealed gesture or withdrawal can be "
+                                            "changed, before the count."))
+        first = max(i for i, x in enumerate(game.log) if x.player == player)
+        rebuilt = restore(game.settings, game.seed, game.log[:first] + game.log[first + 1:])
+        try:
+            rebuilt.verify(d)
+        except IllegalDecision as e:
+            raise Refusal(e.code, _REFUSALS.get(e.code, _ILLEGAL)) from None
+        history = list(self.history)
+        self.game = rebuilt
+        del self.history[first]
+        try:
+            self._commit(d, "change", ack)
+        except Exception:  # not stored: the first decision stands
+            self.game, self.history = game, history
+            raise
 
     def _commit(self, d: Any, source: str, ack: Callable[[int], None] | None = None) -> None:
         game = self.game
@@ -1064,9 +1095,14 @@ class RoomManager:
             deck = room.config.make_deck()
             game = Game(Settings(players=room.players, deck=deck), stored.seed)
             for d in self.storage.decisions(code):
-                game.do(decision_from_dict(d.doc))
+                if d.source == "change":  # replaces its player's last decision
+                    player = d.doc.get("player")
+                    last = max(i for i, x in enumerate(room.history) if x.get("player") == player)
+                    del room.history[last]
                 room.history.append(d.doc)
                 room.seq += 1
+            for doc in room.history:
+                game.do(decision_from_dict(doc))
             room.game = game
             dp = game.decision_point()
             room.shown_dp = dp.id
