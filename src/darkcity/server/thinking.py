@@ -1,15 +1,16 @@
 """Bots think in worker processes, never on the event loop (issue #13).
 
 A ``strong`` bot is CPU-bound Python: run on the event loop, eight of them at
-``bot_delay_s=0`` in ten rooms held every other player's round trip for
-hundreds of milliseconds. :class:`BotPool` runs the thinking in
+``bot_delay_s=0`` in ten rooms held every other player's round trip for a
+second and more (p50 ~1 s, p99 ~6 s here). :class:`BotPool` runs the thinking in
 ``bot_workers`` processes (``nice`` +10: the server's loop goes first), so the loop
 only sends a request and later applies the answer.
 
 Each room is pinned to one worker (by its code), which keeps the room's game
 and its bots between requests: a request carries the room's seed, settings and
 the decisions stored so far, and the worker applies only those it has not seen
-(a fresh or restarted worker replays them all, as the server does after a
+(a fresh or restarted worker, or one whose game was built from a history the
+room has since rewritten, replays them all, as the server does after a
 restart). The bots are the same instances for a whole game, as on the loop.
 
 The answer is a decision as plain data; the room applies it on the loop only
@@ -62,7 +63,7 @@ class Request:
 class _Table:
     seed: str
     game: Game
-    applied: int
+    docs: tuple[dict[str, Any], ...]  # the decisions applied to ``game``, in order
     bots: dict[tuple[str, str], Bot] = field(default_factory=dict)
 
 
@@ -79,12 +80,15 @@ def _deck(req: Request) -> Deck:
 def think(req: Request) -> dict[str, Any]:
     """In a worker: the decision (as plain data) the bot takes for ``req.player``."""
     table = _TABLES.pop(req.code, None)
-    if table is None or table.seed != req.seed or table.applied > len(req.decisions):
+    seen = len(table.docs) if table is not None else 0
+    if table is None or table.seed != req.seed or req.decisions[:seen] != table.docs:
+        # new here, or the room's history is not the one this game was built from (a
+        # restart, or a decision the room replaced): replay it all
         game = Game(Settings(players=req.players, deck=_deck(req)), req.seed)
-        table = _Table(req.seed, game, 0)
-    for doc in req.decisions[table.applied:]:
+        table, seen = _Table(req.seed, game, ()), 0
+    for doc in req.decisions[seen:]:
         table.game.do(decision_from_dict(doc))
-    table.applied = len(req.decisions)
+    table.docs = req.decisions
     _TABLES[req.code] = table
     while len(_TABLES) > _KEEP:
         del _TABLES[next(iter(_TABLES))]
