@@ -88,23 +88,28 @@ class Scripted(threading.Thread):
     def run(self) -> None:
         with contextlib.suppress(Exception), connect(self.url) as ws:
             ws.send(json.dumps({"type": "hello", "token": self.token}))
-            done = -1
+            done, v = -1, None
             while not self.stop.is_set() and time.monotonic() < self.limit:
-                try:
-                    m = json.loads(ws.recv(timeout=0.5))
-                except TimeoutError:
+                with contextlib.suppress(TimeoutError):
+                    m = json.loads(ws.recv(timeout=0.2))
+                    if m["type"] == "state":
+                        v = m["view"]
+                if v is None or v["phase"] == "over":
+                    if v is not None:
+                        return
                     continue
-                if m["type"] != "state":
-                    continue
-                v = m["view"]
-                if v["phase"] == "over":
-                    return
                 if not v["choices"] or v["decision_id"] == done:
                     continue
-                choice = self.pick(v) or self.rng.choice(v["choices"])
-                choice = {k: x for k, x in choice.items() if k != "player"}
+                choice = self.pick(v)
+                if choice is HOLD:
+                    continue
+                choice = {k: x for k, x in (choice or self.rng.choice(v["choices"])).items()
+                          if k != "player"}
                 done = v["decision_id"]
                 ws.send(json.dumps({"type": "decide", "at": done, "decision": choice}))
+
+
+HOLD: Any = object()  # a pick that waits (asked again a moment later)
 
 
 def phase(page: Any) -> str | None:
@@ -475,3 +480,51 @@ def one_window_per_seat(browser: Any, server: Server) -> None:
     second.wait_for_selector("[data-testid=take-back]")
     first.context.close()
     second.context.close()
+
+
+def test_a_sealed_decision_changed_before_the_count(browser: Any, server: Server) -> None:
+    room = create_room(server.base, "Ana", players=4, pace="fast", beat_s=0.05, decide_s=60)
+    code = room["code"]
+    bia = join_room(server.base, code, "Bia")["token"]
+    release = threading.Event()
+
+    def pick(v: dict[str, Any]) -> Any:  # Bia holds her first gesture until released
+        return HOLD if v["phase"] == "gesture" and v["night"] == 1 and not release.is_set() \
+            else None
+    bia_seat = Scripted(ws_url(server, code), bia, pick, seed=1)
+    bia_seat.start()
+    add_bots(server, code, room["token"], range(2, 4))
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.goto(f"{server.base}/r/{code}#token={room['token']}")
+    page.click("[data-testid=start]")
+    rng = random.Random(9)
+    try:
+        end = time.monotonic() + 40
+        while time.monotonic() < end and phase(page) != "gesture":
+            click_something(page, rng)
+            time.sleep(0.05)
+        if page.locator("[data-testid^=shows-]").count():
+            page.click("[data-testid=shows-0]")
+        page.click("[data-testid=choice-0]")
+        page.wait_for_selector("[data-testid=change]")
+        before = page.inner_text("[data-testid=my-gesture]")
+        page.click("[data-testid=change]")
+        if page.locator("[data-testid^=shows-]").count():
+            page.locator("[data-testid^=shows-]").last.click()
+        page.locator("[data-testid^=choice-]").last.click()
+        page.wait_for_selector("[data-testid=change]")
+        after = page.inner_text("[data-testid=my-gesture]")
+        assert after != before, (before, after)
+        release.set()  # Bia decides: the count, then the reveal shows the changed gesture
+        page.wait_for_selector("[data-phase=withdrawal], [data-phase=zombie], [data-phase=draft]")
+        assert page.locator("[data-testid=change]").count() == 0
+        row = page.locator("[data-testid=who-whom] tbody tr").first
+        if phase(page) == "withdrawal":
+            shows = row.locator("td").nth(0).inner_text()
+            whom = [x.strip() for x in row.locator("td").nth(1).inner_text().split(",")]
+            assert shows in after, (shows, after)
+            assert all(x in after for x in whom if x != "—"), (whom, after)
+    finally:
+        bia_seat.stop.set()
+        release.set()
+    page.context.close()

@@ -116,6 +116,8 @@ UI: Final = (
     _("Full reveal"),
     _("Download the game record"),
     _("The Mayor says"),
+    _("Change my decision"),
+    _("Keep my decision"),
     _("Play in this window"),
     _("{player} withdrew from the night."),
     _("{player} is out of the night."),

@@ -8,6 +8,8 @@ import { send } from "./net.js";
 import { gestureText } from "./reveal.js";
 import { cardInfo } from "./cards.js";
 
+const SEALED = new Set(["gesture", "withdrawal"]);
+
 export function targetsOf(choices) {
   const s = new Set();
   for (const c of choices) {
@@ -16,6 +18,17 @@ export function targetsOf(choices) {
     if (c.names) s.add(c.names);
   }
   return s;
+}
+
+function isChangeable(V) {
+  return SEALED.has(V.phase) && !S.counting && !!S.sealed && S.sealed.id === V.decision_id &&
+    V.required.includes(V.viewer) && !V.pending.includes(V.viewer);
+}
+
+// The choices on offer: the view's, or, while a sealed decision is being changed, the
+// ones it was made from.
+export function currentChoices(V) {
+  return isChangeable(V) && S.changing ? S.sealed.choices : V.choices;
 }
 
 export function setFilter(name) {
@@ -55,13 +68,13 @@ export function choiceText(c) {
   }
 }
 
-function decide(c) {
+function decide(c, change) {
   if (S.pending || S.counting) return;
   const decision = Object.assign({}, c);
   delete decision.player;
-  if (send({ type: "decide", at: S.view.decision_id, decision, ref: String(Date.now()) })) {
-    update(() => { S.pending = true; });
-  }
+  const message = { type: "decide", at: S.view.decision_id, decision, ref: String(Date.now()) };
+  if (change) message.change = true;
+  if (send(message)) update(() => { S.pending = true; S.changing = false; });
 }
 
 function aimers() {
@@ -83,11 +96,21 @@ export function decisionPanel() {
   const box = el("section", { class: "card decide", "data-testid": "decide", "aria-labelledby": "decide-h" });
   if (V.blind_pick) box.append(el("p", { class: "blind", "data-testid": "blind-pick", text: t("{player} took a face-down card.", { player: V.blind_pick }) }));
   if (!V.viewer) { box.append(el("p", { class: "muted", id: "decide-h", text: t("You are watching.") })); return box; }
-  const choices = V.choices;
+  // A sealed decision may be made again until the count: the choices it was made
+  // from are kept for this decision point.
+  if (V.choices.length && SEALED.has(V.phase)) S.sealed = { id: V.decision_id, choices: V.choices };
+  const changeable = isChangeable(V);
+  const choices = currentChoices(V);
   if (!choices.length) {
     const mineDone = V.required.includes(V.viewer);
     const waiting = V.pending.length && !S.counting ? t("Waiting for {names}.", { names: V.pending.join(", ") }) : "";
     box.append(el("h2", { id: "decide-h", text: mineDone ? t("You have decided.") : t("Nothing to decide now.") }), el("p", { class: "muted", text: waiting }));
+    const g = myGesture();
+    if (mineDone && V.phase === "gesture" && g) box.append(el("p", { "data-testid": "my-gesture", text: t("Your gesture: {gesture}", { gesture: gestureText(g, true) }) }));
+    if (changeable) {
+      box.append(el("button", { type: "button", class: "secondary", "data-testid": "change", text: t("Change my decision"),
+        onclick: () => update(() => { S.changing = true; S.filter = []; S.shows = null; }) }));
+    }
     if (mineDone && V.phase === "withdrawal") box.append(aimers());
     return box;
   }
@@ -124,7 +147,11 @@ export function decisionPanel() {
   }
   const max = 40;
   box.append(el("div", { class: "choices" }, list.slice(0, max).map((c, k) =>
-    el("button", { class: c.type === "draft-pick" ? "cardpick" : "choice", type: "button", "data-testid": `choice-${k}`, disabled: S.pending || !!S.counting, text: choiceText(c), onclick: () => decide(c) }))));
+    el("button", { class: c.type === "draft-pick" ? "cardpick" : "choice", type: "button", "data-testid": `choice-${k}`, disabled: S.pending || !!S.counting, text: choiceText(c), onclick: () => decide(c, changeable && S.changing) }))));
+  if (changeable && S.changing) {
+    box.append(el("button", { type: "button", class: "secondary small", "data-testid": "keep", text: t("Keep my decision"),
+      onclick: () => update(() => { S.changing = false; }) }));
+  }
   if (list.length > max) box.append(el("p", { class: "muted", text: t("Click seats to narrow the choice.") }));
   return box;
 }

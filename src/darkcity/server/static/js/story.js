@@ -15,7 +15,7 @@ export function newState(m) {
   const known = S.history.length;
   if (V.history.length && V.history[0].number === S.history.length + 1) S.history.push(...V.history);
   else if (V.history.length) S.history = S.history.slice(0, V.history[0].number - 1).concat(V.history);
-  if (!prev || prev.decision_id !== V.decision_id) { S.filter = []; S.shows = null; }
+  if (!prev || prev.decision_id !== V.decision_id) { S.filter = []; S.shows = null; S.changing = false; }
   const newest = S.history.length ? S.history[S.history.length - 1] : null;
   if (!S.fresh && prev && newest && S.history.length > known) {
     S.before = new Map(prev.seats.map((s) => [s.name, s.journal]));

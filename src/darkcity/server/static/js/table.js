@@ -4,7 +4,7 @@ import { t, role, word } from "./i18n.js";
 import { el } from "./dom.js";
 import { RADIUS, arrowLayer, arrowsOf, gestureText, revealNow } from "./reveal.js";
 import { journalOf, standingNow, telling } from "./story.js";
-import { setFilter, targetsOf } from "./decide.js";
+import { currentChoices, setFilter, targetsOf } from "./decide.js";
 
 export function circle(nodes, center, arrows) {
   const n = nodes.length;
@@ -31,7 +31,7 @@ export function gameSeats() {
   const lastCards = new Map(last ? last.cards : []);
   const st = standingNow();
   const near = new Map(st ? st.seats.map((x) => [x.name, x]) : []);
-  const filterable = targetsOf(V.choices).size > 0;
+  const filterable = targetsOf(currentChoices(V)).size > 0;
   return V.seats.map((s, i) => {
     const L = lobbySeats[i] || {};
     const mine = V.viewer === s.name;
