@@ -191,7 +191,7 @@ def assert_no_leak(messages: list[dict[str, Any]], reader: str | None, secrets: 
         assert set(v) == {"viewer", "players", "mayor", "night", "phase", "active",
                           "decision_id", "required", "pending", "journal_roles",
                           "death_in_play", "blind_pick", "seats", "hand", "received", "choices",
-                          "narration", "history", "winners"}
+                          "narration", "fates_so_far", "history", "winners"}
     return states
 
 

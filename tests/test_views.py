@@ -297,3 +297,23 @@ def test_no_blind_take_announced_when_the_last_drafter_keeps_a_card() -> None:
         (p,) = g.pending
         g.do(DraftPick(p, g.hand[0]))
     assert view(g, "Ana").blind_pick is None
+
+
+def test_fates_after_step_three_while_the_zombies_choose() -> None:
+    """R-113: the Zombies choose knowing steps 1+ to 3; the view says everyone's fate
+    after them (public: narrated, withdrawals revealed), and only in that phase."""
+    seen = 0
+    for seed in range(40):
+        g = new_game("basic", 6, seed=seed)
+        rng = random.Random(seed)
+        assert view(g, None).fates_so_far == ()
+        if not drive(g, rng, lambda x: x.phase is Phase.ZOMBIE):
+            continue
+        assert g.early is not None
+        expected = tuple(zip(g.players, (f.value for f in g.early.fates), strict=True))
+        for viewer in (None, *g.players):
+            assert view(g, viewer).fates_so_far == expected
+        step(g, rng)
+        assert view(g, None).fates_so_far == ()
+        seen += 1
+    assert seen >= 5

@@ -20,7 +20,7 @@ What a view shows (rulings R-110 .. R-114, R-118; PT "Fase 1", "Morte"):
   reach for them; never which card);
 * after the reveal of Phase 2, every gesture but Death's name; after the
   reveal of Phase 3, every withdrawal; during the Zombies' choice, the
-  narration of steps 1+ to 3 (R-113).
+  narration of steps 1+ to 3 and everyone's fate after them (R-113).
 
 Never: another player's card or hand before the night ends, the face-down
 or unchosen cards, the seed or any random state.
@@ -141,6 +141,9 @@ class View:
     received: tuple[CardView, ...]  # the hand the viewer received tonight
     choices: tuple[dict[str, Any], ...]  # the viewer's legal decisions
     narration: tuple[EventView, ...]  # tonight's public narration so far
+    #: While the Zombies choose: every player's fate after steps 1+ to 3 ("alive",
+    #: "withdrawn", "killed", "damned", "abducted", "absent"), public as narrated.
+    fates_so_far: tuple[tuple[str, str], ...]
     history: tuple[NightView, ...]
     winners: tuple[str, ...]
 
@@ -386,9 +389,12 @@ def view(game: Game, player: str | None = None, *, since: int = 1,
         choices = tuple(decision_to_dict(d) for d in game.legal(player))
 
     narration: tuple[EventView, ...] = ()
+    fates_so_far: tuple[tuple[str, str], ...] = ()
     if phase is Phase.ZOMBIE and game.early is not None:
         night = game.early.night
         narration = tuple(_event_view(e, night, t) for e in game.early.events)
+        fates_so_far = tuple((p, f.value) for p, f in zip(night.players, game.early.fates,
+                                                          strict=True))
 
     return View(
         viewer=player,
@@ -408,6 +414,7 @@ def view(game: Game, player: str | None = None, *, since: int = 1,
         received=received,
         choices=choices,
         narration=narration,
+        fates_so_far=fates_so_far,
         history=_history(game, since, t, memo),
         winners=game.winners,
     )

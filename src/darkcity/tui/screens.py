@@ -143,12 +143,6 @@ BOT_LEVEL_NAMES: Final[dict[str, str]] = {
     "strong": _("strong"),
 }
 
-#: The narration's events that take a player out of the night before the Zombies
-#: choose (``target``: the one struck; ``actor``: the one who falls).
-_GONE_TARGET: Final = frozenset(("kill", "kill-guardian", "abduct", "damn"))
-_GONE_ACTOR: Final = frozenset(("tough-killed", "tough-abducted", "dies-on-priest"))
-
-
 @dataclass(frozen=True, slots=True)
 class TableInfo:
     """What the table agreed before the first night: public to everybody."""
@@ -508,14 +502,10 @@ def gesture_text(g: Mapping[str, Any], v: View, t: Translator) -> str:
 
 
 def gone_tonight(v: View) -> tuple[set[str], set[str]]:
-    """(fled, fallen): who withdrew, and who fell in the steps narrated so far."""
+    """(fled, fallen): who withdrew, and who is out of the night after the steps
+    narrated so far (the engine's fates after step 3, in the view)."""
     fled = {s.name for s in v.seats if s.withdrawal is True}
-    fallen = set()
-    for e in v.narration:
-        if e.event in _GONE_TARGET and e.target:
-            fallen.add(e.target)
-        elif e.event in _GONE_ACTOR:
-            fallen.add(e.player)
+    fallen = {p for p, fate in v.fates_so_far if fate not in ("alive", "withdrawn")}
     return fled, fallen
 
 

@@ -125,12 +125,16 @@ export function decisionPanel() {
   }
   if (V.phase === "zombie") {
     const g = myGesture();
-    if (g && g.targets && g.targets.length) {
-      const now = g.targets[0];
-      const still = choices.some((c) => c.target === now);
-      const fled = V.seats.some((x) => x.name === now && x.withdrawal === true);
-      box.append(el("p", { "data-testid": "zombie-target", text: t("Your gesture points at {player}.", { player: now }) }));
-      if (!still) box.append(el("p", { class: "warn", text: fled ? t("{player} withdrew from the night.", { player: now }) : t("{player} is out of the night.", { player: now }) }));
+    // the engine's fates after steps 1+ to 3 (the view's fates_so_far), never worked out here
+    const fates = new Map(V.fates_so_far || []);
+    const now = g && g.targets && g.targets.length ? g.targets[0] : null;
+    if (now) box.append(el("p", { "data-testid": "zombie-target", text: t("Your gesture points at {player}.", { player: now }) }));
+    const neighbours = [...new Set([now, ...choices.map((c) => c.target)].filter(Boolean))];
+    for (const n of neighbours) {
+      const fate = fates.get(n);
+      if (!fate || fate === "alive") continue;
+      box.append(el("p", { class: "warn", "data-testid": `zombie-gone-${n}`,
+        text: fate === "withdrawn" ? t("{player} withdrew from the night.", { player: n }) : t("{player} is out of the night.", { player: n }) }));
     }
   }
   let list = choices;
