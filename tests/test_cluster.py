@@ -218,8 +218,9 @@ def test_kill_9_of_the_owner_mid_night_the_game_goes_on(
             await asyncio.sleep(0.01)
             v = players[1].view
             if v and v["night"] >= 2 and v["phase"] == "gesture" and v["pending"]:
-                killed["acks"] = [(i, m) for i, p in enumerate(players)
-                                  for m in p.messages if m["type"] == "ack"]
+                killed["acks"] = [(i, m if m["type"] == "ack" else m["ack"])
+                                  for i, p in enumerate(players) for m in p.messages
+                                  if m["type"] == "ack" or "ack" in m]
                 killed["view"] = v
                 a.kill9()
                 killed["at"] = time.monotonic()

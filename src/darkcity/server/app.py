@@ -387,23 +387,26 @@ class _Session:
 try:
     import orjson
 
-    def _dumps(item: dict[str, Any]) -> str:
-        """JSON text; a :class:`~darkcity.views.View` is serialized field by field, as
+    def _dumps(item: dict[str, Any]) -> bytes:
+        """UTF-8 JSON; a :class:`~darkcity.views.View` is serialized field by field, as
         ``View.to_dict`` would give it."""
-        return orjson.dumps(item).decode()
+        return orjson.dumps(item)
 except ImportError:  # pragma: no cover
-    def _dumps(item: dict[str, Any]) -> str:
-        return json.dumps(plain(item), ensure_ascii=False, separators=(",", ":"))
+    def _dumps(item: dict[str, Any]) -> bytes:
+        return json.dumps(plain(item), ensure_ascii=False, separators=(",", ":")).encode()
 
 
 async def _writer(ws: WebSocket, conn: Conn) -> None:
+    """Server messages leave as binary frames holding UTF-8 JSON: orjson's bytes as they
+    are, with no decode to text and no re-encode on the wire (clients ``JSON.parse`` a
+    ``TextDecoder``'s text, or parse the bytes)."""
     with contextlib.suppress(Exception):
         while True:
             item = await conn.queue.get()
             if item is None:
                 await ws.close()
                 return
-            await ws.send_text(_dumps(item))
+            await ws.send_bytes(_dumps(item))
 
 
 async def _serve(ws: WebSocket, room: Room, conn: Conn, session: _Session) -> None:
@@ -484,9 +487,8 @@ def _handle(room: Room, conn: Conn, text: str, session: _Session) -> None:
             ref = m.ref
             at = m.at
 
-            def ack(seq: int) -> None:
-                conn.send({"type": "ack", "ref": ref, "at": at, "seq": seq,
-                           "server_time": time.time()})
+            def ack(seq: int) -> None:  # it rides on the next state or count conn gets
+                conn.ack(ref, at, seq)
 
             room.decide(conn.member, m.at, m.decision, ack, change=m.change)
         elif isinstance(m, p.Sit):

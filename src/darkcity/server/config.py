@@ -59,6 +59,9 @@ class ServerConfig:
     tick_s: float = 0.05  # the clock's resolution (deadlines, bots, counts)
     coalesce_s: float = 0.01  # changes within this window make one broadcast (acks go first)
     progress_s: float = 0.5  # "who has decided" goes to the others at most this often
+    presence_s: float = 1.0  # who is connected (the lobby's "online") goes out this often
+    sealed_progress_s: float = 2.0  # ... and this long after the first news, when several
+    # decide at once (one broadcast carries several decisions; the count tells the last)
     send_queue: int = 256  # messages queued for one slow client before it is dropped
 
     @classmethod

@@ -55,6 +55,7 @@ CODE_LENGTH: Final = 6
 BOT_NAMES: Final = ("Ada", "Bento", "Clara", "Davi", "Eva", "Fausto", "Gaia", "Heitor",
                     "Iris", "Joca")
 _COUNTED: Final = frozenset((Phase.GESTURE, Phase.WITHDRAWAL))
+_CARRIES_ACK: Final = frozenset(("state", "count", "progress"))  # an ack rides on these
 log = logging.getLogger("darkcity.server")
 CHAT_KEEP: Final = 200  # chat lines stored with a room
 CHAT_MAX: Final = 300  # characters in one line
@@ -126,10 +127,30 @@ class Conn:
         self.dropped = False
         self.opened = time.monotonic()
         self.sent: list[dict[str, Any]] | None = None  # tests: record every message
+        self.acks: list[dict[str, Any]] = []  # decisions stored, not yet acknowledged
+
+    def ack(self, ref: str | None, at: int, seq: int) -> None:
+        """A decision of this reader's is stored: its ``ack {ref, at, seq}`` rides on the
+        next ``state``, ``count`` or ``progress`` this reader gets (the room sends one
+        at once; :meth:`flush_acks` sends any left on its own)."""
+        self.acks.append({"ref": ref, "at": at, "seq": seq})
+
+    def flush_acks(self) -> None:
+        """Acknowledgements nothing carried: each in an ``ack`` message of its own."""
+        while self.acks:
+            self.send({"type": "ack", **self.acks[0], "server_time": time.time()})
 
     def send(self, message: dict[str, Any]) -> None:
         if self.dropped:
             return
+        if self.acks:
+            kind = message.get("type")
+            if kind == "ack":
+                self.acks.pop(0)
+            elif kind in _CARRIES_ACK:
+                while len(self.acks) > 1:  # (two decisions at once: the older alone)
+                    self.send({"type": "ack", **self.acks[0], "server_time": time.time()})
+                message = {**message, "ack": self.acks.pop()}
         if self.sent is not None:
             self.sent.append(plain(message))
         try:
@@ -475,8 +496,9 @@ class Room:
             raise
         self.history.append(doc)
         self.seq += 1
-        if ack is not None:  # stored first, then acknowledged, then shown
+        if ack is not None:  # stored first, then acknowledged with what is shown next
             ack(self.seq)
+            self._urgent = True
         self.bot_due.pop(d.player, None)
         self._decider = d.player
         self._advance(stored=True)
@@ -554,6 +576,7 @@ class Room:
                 self.broadcast_state()
 
     _broadcast_due: bool = False
+    _urgent: bool = False  # a decider waits for the state that carries its ack
     _full: bool = False
     _changed: set[str] | None = None
     _decider: str | None = None
@@ -584,21 +607,33 @@ class Room:
             return
         if not self._broadcast_due:
             self._broadcast_due = True
-            loop.call_later(self.server.coalesce_s, self._broadcast_now)
+            # a decider waits for its ack (which rides on its state): at once; else
+            # changes within the window make one broadcast
+            loop.call_later(0.0 if self._urgent else self.server.coalesce_s,
+                            self._broadcast_now)
 
     def _broadcast_now(self) -> None:
         full, changed, point = self._full, self._changed or set(), self._point
         self._broadcast_due, self._full, self._changed, self._point = False, False, None, False
+        self._urgent = False
         game = self.game
         if game is None or self.reveal_at is not None or not (full or changed):
+            self._flush_acks()
             return
         self._fresh = set()  # readers whose state is built after this change
         for c in self.conns:
             if full or self.player_of(c.member) in changed:
                 self.send_state(c)
                 self._fresh.add(c)
+        self._flush_acks()
         if len(self._fresh) < len(self.conns):
             self._progress_soon(point)
+
+    def _flush_acks(self) -> None:
+        """Acknowledgements that no state or count carried go out on their own."""
+        for c in self.conns:
+            if c.acks:
+                c.flush_acks()
 
     _fresh: set[Conn] = field(default_factory=set)  # readers whose state is current
     _progress_due: bool = False
@@ -607,7 +642,12 @@ class Room:
 
     def _progress_soon(self, point: bool) -> None:
         """The others learn who has decided (never what) in a ``progress`` message: at
-        most one per ``progress_s`` per room, carrying every change since the last."""
+        most one per ``progress_s`` per room, carrying every change since the last.
+
+        At a point where several players decide at once (setup, gesture, withdrawal)
+        the news waits ``sealed_progress_s`` from the first change it carries, so one
+        broadcast tells several decisions; the stage's last decision is told by the
+        ``count`` (or the next state) instead, and a progress still due is dropped."""
         self._progress_point = self._progress_point or point
         try:
             loop = asyncio.get_running_loop()
@@ -616,8 +656,12 @@ class Room:
             return
         if not self._progress_due:
             self._progress_due = True
-            loop.call_later(max(0.0, self._progress_last + self.server.progress_s
-                                - loop.time()), self._progress_now)
+            game = self.game
+            if game is not None and len(game.decision_point().required) > 1:
+                delay = self.server.sealed_progress_s
+            else:
+                delay = max(0.0, self._progress_last + self.server.progress_s - loop.time())
+            loop.call_later(delay, self._progress_now)
 
     def _progress_now(self) -> None:
         point, self._progress_point, self._progress_due = self._progress_point, False, False
@@ -807,12 +851,10 @@ class Room:
         if member is not None:
             self.away.pop(member.id, None)
         conn.nights_sent = 0
-        conn.send(self.welcome(conn))
-        conn.send({"type": "chat-log", "lines": self.chat[-50:]})
-        self.broadcast_lobby()
-        if self._lobby_due:  # the newcomer gets the table now, the others soon
-            conn.send(self._lobby_message())
-            self._lobby_fresh.add(conn)
+        # one message: who you are, the table as it is now (you included) and the chat
+        conn.send({**self.welcome(conn), "lobby": self.lobby_public(),
+                   "lines": self.chat[-50:]})
+        self.broadcast_lobby(held=conn, presence=True)  # the others soon
         if self.game is not None:
             self.send_state(conn)
 
@@ -822,7 +864,7 @@ class Room:
         if mid is not None and mid in self.members and not any(
                 c.member == mid for c in self.conns):
             self.away[mid] = self.clock()
-        self.broadcast_lobby()
+        self.broadcast_lobby(presence=True)
 
     def welcome(self, conn: Conn) -> dict[str, Any]:
         m = self.members.get(conn.member) if conn.member is not None else None
@@ -864,16 +906,18 @@ class Room:
         except (DeckError, ValueError):
             return []
 
-    _lobby_due: bool = False
+    _lobby_due: asyncio.TimerHandle | None = None
     _lobby_fresh: set[Conn] = field(default_factory=set)  # hold the lobby as it is now
 
     def _lobby_message(self) -> dict[str, Any]:
         return {"type": "lobby", "lobby": self.lobby_public(), "server_time": self.clock()}
 
-    def broadcast_lobby(self) -> None:
-        """Everybody's lobby, soon: changes within ``coalesce_s`` (a table's six hellos,
-        everyone coming back after a restart) make one broadcast."""
-        self._lobby_fresh = set()
+    def broadcast_lobby(self, held: Conn | None = None, presence: bool = False) -> None:
+        """Everybody's lobby, soon: changes within ``coalesce_s`` make one broadcast;
+        a change of who is connected only (``presence``: a table's six hellos, everyone
+        coming back after a restart) waits up to ``presence_s``, to share one.
+        ``held``: a reader that holds the lobby as it is now, from its welcome."""
+        self._lobby_fresh = {held} if held is not None else set()
         if not self.conns:
             return
         try:
@@ -881,12 +925,15 @@ class Room:
         except RuntimeError:  # no event loop (a test driving a room directly): at once
             self._lobby_now()
             return
-        if not self._lobby_due:
-            self._lobby_due = True
-            loop.call_later(self.server.coalesce_s, self._lobby_now)
+        when = loop.time() + (self.server.presence_s if presence else self.server.coalesce_s)
+        due = self._lobby_due
+        if due is None or due.when() > when:  # a change of the table is not held back
+            if due is not None:
+                due.cancel()
+            self._lobby_due = loop.call_at(when, self._lobby_now)
 
     def _lobby_now(self) -> None:
-        self._lobby_due = False
+        self._lobby_due = None
         readers = [c for c in self.conns if c not in self._lobby_fresh]
         self._lobby_fresh = set()
         if readers:

@@ -3,7 +3,8 @@
 :class:`ScriptedPlayer` connects to ``/ws/{code}``, says hello with its seat
 token, and answers every decision point it is offered with a random legal
 choice from its own view (as a browser would), measuring the time from
-sending a decision to its acknowledgement. It keeps every message received,
+sending a decision to its acknowledgement (the ``ack`` that rides on the next
+``state``, ``count`` or ``progress``, or comes alone). It keeps every message received,
 so tests can check what reached one client. Needs the ``websockets`` package
 (it comes with ``uvicorn[standard]``).
 """
@@ -105,13 +106,15 @@ class ScriptedPlayer:
                 self.messages.append(m)
             kind = m.get("type")
             self.kinds[str(kind)] += 1
+            ack = m if kind == "ack" else m.get("ack")  # on its own, or riding on a message
+            if ack is not None:
+                t0 = sent.pop(str(ack.get("ref")), None)
+                if t0 is not None:
+                    self.latencies.append(time.perf_counter() - t0)
             if kind == "count":
                 reveal_at = float(m["start"]) + float(m["beats"]) * float(m["beat"])
                 continue
             if kind == "ack":
-                t0 = sent.pop(str(m.get("ref")), None)
-                if t0 is not None:
-                    self.latencies.append(time.perf_counter() - t0)
                 continue
             if kind == "error":
                 self.errors.append(m)

@@ -11,6 +11,7 @@ import { attention } from "./attention.js";
 // or this seat was opened in another window (which would then be closed in turn).
 const FATAL = new Set(["no-room", "room-busy", "closed", "replaced", "too-many-sockets"]);
 let timer = null;
+const utf8 = new TextDecoder();
 
 export function tokenKey(code) { return `darkcity:token:${code}`; }
 
@@ -26,9 +27,10 @@ export function connect() {
     ws.send(JSON.stringify({ type: "hello", token: S.token, lang: S.lang }));
     ping();
   };
+  ws.binaryType = "arraybuffer";  // the server sends UTF-8 JSON in binary frames
   ws.onmessage = (ev) => {
     let m;
-    try { m = JSON.parse(ev.data); } catch { return; }
+    try { m = JSON.parse(typeof ev.data === "string" ? ev.data : utf8.decode(ev.data)); } catch { return; }
     onMessage(m);
   };
   ws.onclose = () => {
@@ -74,14 +76,23 @@ export async function post(url, body) {
   return doc;
 }
 
+function newLobby(lobby) {
+  if (lobby.next && !(S.lobby && S.lobby.next)) toast(t("A new game is waiting at this table."), "notice");
+  S.lobby = lobby;
+}
+
 function onMessage(m) {
+  // a decision's acknowledgement rides on the decider's next state, count or progress
+  // (or comes alone as an "ack"): the wait for it ends
+  if (m.ack) S.pending = false;
   switch (m.type) {
-    case "welcome": S.member = m.member; S.online = true; S.retry = 0; break;
-    case "pong": S.offset = m.server_time - (m.t + Date.now() / 1000) / 2; break;
-    case "lobby":
-      if (m.lobby.next && !(S.lobby && S.lobby.next)) toast(t("A new game is waiting at this table."), "notice");
-      S.lobby = m.lobby;
+    case "welcome":  // it carries the lobby and the chat's last lines
+      S.member = m.member; S.online = true; S.retry = 0;
+      if (m.lobby) newLobby(m.lobby);
+      if (m.lines) S.chat = m.lines;
       break;
+    case "pong": S.offset = m.server_time - (m.t + Date.now() / 1000) / 2; break;
+    case "lobby": newLobby(m.lobby); break;
     case "state": newState(m); break;
     case "progress": {
       const V = S.view;
