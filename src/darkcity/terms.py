@@ -20,7 +20,7 @@ from typing import Final
 from darkcity.cast import Edition, Gender, Role
 from darkcity.i18n import C_, Term, _
 
-__all__ = ["EDITION_NAMES", "GENDER_NAMES", "ROLE_TERMS", "role_term"]
+__all__ = ["EDITION_NAMES", "GENDER_NAMES", "GESTURES", "ROLE_TERMS", "role_term"]
 
 #: Every role's name, bare and with its article.
 ROLE_TERMS: Final[MappingProxyType[Role, Term]] = MappingProxyType({
@@ -60,3 +60,24 @@ _TERMS: Final = tuple(ROLE_TERMS[r] for r in Role)
 def role_term(role: Role) -> Term:
     """The translatable name of ``role``."""
     return _TERMS[role]
+
+
+#: How each role's gesture is made, in a sentence, for the rules of a card (every
+#: face's help: the web table, the table companion).
+GESTURES: Final[MappingProxyType[Role, str]] = MappingProxyType({
+    Role.DEVIL: _("Shows the gesture of another role in play (a disguise)."),
+    Role.VAMPIRE: _("Points at one player."),
+    Role.WEREWOLF: _("Points at one player."),
+    Role.ZOMBIE: _("Points at the left or the right neighbour."),
+    Role.HUNTER: _("Points two arrows at two players (advanced: may aim both at one)."),
+    Role.PRIEST: _("Prays: no target."),
+    Role.ANGEL: _("Points at one player."),
+    Role.ALIEN: _("Names a kind of role: every player of that role is abducted."),
+    Role.NECROMANCER: _("Points at both neighbours."),
+    Role.CREATURE: _("Proposes to the left or the right neighbour, seeking a gender."),
+    Role.MUMMY: _("Sleeps: no target."),
+    Role.DEMONIAC: _("No target."),
+    Role.REPORTER: _("Photographs two players."),
+    Role.VOODOOIST: _("Names a kind of role with a doll."),
+    Role.DEATH: _("Writes down a player's name at the draft."),
+})

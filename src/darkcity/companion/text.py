@@ -16,9 +16,9 @@ from darkcity.cast import CAST, Edition, Gender, Role
 from darkcity.i18n import _, msg, translator
 from darkcity.journal import VICTORY_CONDITIONS
 from darkcity.night import Fate
-from darkcity.terms import EDITION_NAMES, GENDER_NAMES, role_term
+from darkcity.terms import EDITION_NAMES, GENDER_NAMES, GESTURES, role_term
 
-__all__ = ["CONDITIONS", "FATES", "GESTURES", "UI", "call_message", "table_catalog"]
+__all__ = ["CONDITIONS", "FATES", "UI", "call_message", "table_catalog"]
 
 #: The web page's texts (English message ids).
 UI: Final = (
@@ -123,25 +123,6 @@ UI: Final = (
     _("{player}'s card:"),
     _("{player}, the Zombie, attacks:"),
 )
-
-#: How each role's gesture is aimed, for the rules of a card.
-GESTURES: Final[dict[Role, str]] = {
-    Role.DEVIL: _("Shows the gesture of another role in play (a disguise)."),
-    Role.VAMPIRE: _("Points at one player."),
-    Role.WEREWOLF: _("Points at one player."),
-    Role.ZOMBIE: _("Points at the left or the right neighbour."),
-    Role.HUNTER: _("Points two arrows at two players (advanced: may aim both at one)."),
-    Role.PRIEST: _("Prays: no target."),
-    Role.ANGEL: _("Points at one player."),
-    Role.ALIEN: _("Names a kind of role: every player of that role is abducted."),
-    Role.NECROMANCER: _("Points at both neighbours."),
-    Role.CREATURE: _("Proposes to the left or the right neighbour, seeking a gender."),
-    Role.MUMMY: _("Sleeps: no target."),
-    Role.DEMONIAC: _("No target."),
-    Role.REPORTER: _("Photographs two players."),
-    Role.VOODOOIST: _("Names a kind of role with a doll."),
-    Role.DEATH: _("Writes down a player's name at the draft."),
-}
 
 #: A night's fates (spec: result ``fate``).
 FATES: Final[dict[Fate, str]] = {

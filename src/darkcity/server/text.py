@@ -14,7 +14,7 @@ from typing import Any, Final
 from darkcity.cast import CAST, PANEL, Effect, Role
 from darkcity.deck import PRESETS
 from darkcity.i18n import Message, _, translator
-from darkcity.terms import EDITION_NAMES, GENDER_NAMES, role_term
+from darkcity.terms import EDITION_NAMES, GENDER_NAMES, GESTURES, role_term
 
 __all__ = ["UI", "catalog", "level_word"]
 
@@ -197,24 +197,6 @@ UI: Final = (
 )
 
 GOALS: Final[dict[Role, str]] = {r: CAST[r].goals for r in Role}  # cast.py marks them
-
-GESTURES: Final[dict[Role, str]] = {
-    Role.DEVIL: _("Shows the gesture of another role in play (a disguise)."),
-    Role.VAMPIRE: _("Points at one player."),
-    Role.WEREWOLF: _("Points at one player."),
-    Role.ZOMBIE: _("Points at the left or the right neighbour."),
-    Role.HUNTER: _("Points two arrows at two players (advanced: may aim both at one)."),
-    Role.PRIEST: _("Prays: no target."),
-    Role.ANGEL: _("Points at one player."),
-    Role.ALIEN: _("Names a kind of role: every player of that role is abducted."),
-    Role.NECROMANCER: _("Points at both neighbours."),
-    Role.CREATURE: _("Proposes to the left or the right neighbour, seeking a gender."),
-    Role.MUMMY: _("Sleeps: no target."),
-    Role.DEMONIAC: _("No target."),
-    Role.REPORTER: _("Photographs two players."),
-    Role.VOODOOIST: _("Names a kind of role with a doll."),
-    Role.DEATH: _("Writes down a player's name at the draft."),
-}
 
 EFFECTS: Final[dict[str, str]] = {
     Effect.NOTHING.value: _("no effect"),
