@@ -488,9 +488,8 @@ def test_a_sealed_decision_changed_before_the_count(browser: Any, server: Server
     bia = join_room(server.base, code, "Bia")["token"]
     release = threading.Event()
 
-    def pick(v: dict[str, Any]) -> Any:  # Bia holds her first gesture until released
-        return HOLD if v["phase"] == "gesture" and v["night"] == 1 and not release.is_set() \
-            else None
+    def pick(v: dict[str, Any]) -> Any:  # Bia holds her gesture until released
+        return HOLD if v["phase"] == "gesture" and not release.is_set() else None
     bia_seat = Scripted(ws_url(server, code), bia, pick, seed=1)
     bia_seat.start()
     add_bots(server, code, room["token"], range(2, 4))
@@ -499,10 +498,23 @@ def test_a_sealed_decision_changed_before_the_count(browser: Any, server: Server
     page.click("[data-testid=start]")
     rng = random.Random(9)
     try:
-        end = time.monotonic() + 40
-        while time.monotonic() < end and phase(page) != "gesture":
-            click_something(page, rng)
-            time.sleep(0.05)
+        end = time.monotonic() + 90
+        while time.monotonic() < end:  # to a night where Ana has two gestures to choose from
+            while time.monotonic() < end and phase(page) != "gesture":
+                click_something(page, rng)
+                time.sleep(0.05)
+            page.wait_for_selector("[data-testid=choice-0], [data-testid=change]")
+            if page.locator("[data-testid=change]").count():  # a stray click sealed one
+                page.click("[data-testid=change]")
+            page.wait_for_selector("[data-testid=choice-0]")
+            if page.locator("[data-testid^=shows-]").count() or \
+                    page.locator("[data-testid^=choice-]").count() > 1:
+                break
+            page.click("[data-testid=choice-0]")  # a Priest prays: on to the next night
+            release.set()
+            while time.monotonic() < end and phase(page) == "gesture":
+                time.sleep(0.05)
+            release.clear()
         if page.locator("[data-testid^=shows-]").count():
             page.click("[data-testid=shows-0]")
         page.click("[data-testid=choice-0]")
