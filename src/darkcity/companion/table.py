@@ -135,15 +135,7 @@ class TableSetup:
             raise DeckError("deck", msg("must hold the deck's cards"))
         cards = [parse_card(str(c)) for c in deck_doc["cards"]]
         deck = Deck.of(cards, len(players), str(deck_doc.get("name", "custom")))
-        free = doc.get("free_xp")
-        if not isinstance(free, dict):
-            raise DeckError("free_xp", msg("must be an object"))
-        free_xp: dict[str, Role] = {}
-        for p, r in free.items():
-            role = parse_role(r) if isinstance(r, str) else None
-            if role is None:
-                raise DeckError(f"free_xp.{p}", msg("unknown role {name!r}", name=str(r)))
-            free_xp[str(p)] = role
+        free_xp = read_free_xp(doc.get("free_xp"))
         mayor = doc.get("mayor")
         return cls.of(players, deck, free_xp, mayor if isinstance(mayor, str) else None)
 
@@ -878,3 +870,17 @@ _STAGE_NAMES: Final = {
 def stage_message(stage: Stage) -> Message:
     """The name of a stage, for a reader."""
     return _STAGE_NAMES[stage]
+
+
+def read_free_xp(value: object) -> dict[str, Role]:
+    """Each player's free XP row from its plain form (``{"Ana": "priest"}``), or a
+    :class:`DeckError` naming the entry that is wrong."""
+    if not isinstance(value, dict):
+        raise DeckError("free_xp", msg("must be an object"))
+    out: dict[str, Role] = {}
+    for p, r in value.items():
+        role = parse_role(r) if isinstance(r, str) else None
+        if role is None:
+            raise DeckError(f"free_xp.{p}", msg("unknown role {name!r}", name=str(r)))
+        out[str(p)] = role
+    return out

@@ -32,7 +32,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from sqlalchemy import Column, Float, Integer, MetaData, String, Table, Text, insert, select, update
 
-from darkcity.cast import CAST, Reach, Role, parse_role
+from darkcity.cast import CAST, Reach, Role
 from darkcity.companion import (
     Companion,
     Drafted,
@@ -42,6 +42,7 @@ from darkcity.companion import (
     write_table_record,
 )
 from darkcity.companion.entries import EntryError
+from darkcity.companion.table import read_free_xp
 from darkcity.companion.text import table_catalog
 from darkcity.deck import (
     BOX,
@@ -417,15 +418,7 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
         body = await _json(request)
         players = _players(body)
         deck = _deck(body, len(players))
-        free_raw = body.get("free_xp")
-        if not isinstance(free_raw, dict):
-            raise DeckError("free_xp", msg("must be an object"))
-        free: dict[str, Role] = {}
-        for p, r in free_raw.items():
-            role = parse_role(r) if isinstance(r, str) else None
-            if role is None:
-                raise DeckError(f"free_xp.{p}", msg("unknown role {name!r}", name=str(r)))
-            free[str(p)] = role
+        free = read_free_xp(body.get("free_xp"))
         setup = TableSetup.of(players, deck, free)
         lang = negotiate(str(body.get("lang", ""))) or _lang(request)
         stored, token = store().create(setup, lang)
