@@ -29,13 +29,15 @@ or unchosen cards, the seed or any random state.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
-from darkcity.cast import Role
+from darkcity.cast import Edition, Gender, Role
 from darkcity.game import (
     Decision,
+    DecisionPoint,
     DraftPick,
     FaceDownPick,
     FreeXp,
@@ -58,6 +60,7 @@ __all__ = [
     "CardView",
     "EventView",
     "GestureView",
+    "LazyView",
     "NightView",
     "SeatView",
     "View",
@@ -148,10 +151,22 @@ class View:
     winners: tuple[str, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON data."""
-        out = _plain(self)
-        assert isinstance(out, dict)
-        return out
+        """Plain JSON data (new lists and dicts every call: the caller's to change)."""
+        return {
+            "viewer": self.viewer, "players": list(self.players), "mayor": self.mayor,
+            "night": self.night, "phase": self.phase, "active": self.active,
+            "decision_id": self.decision_id, "required": list(self.required),
+            "pending": list(self.pending), "journal_roles": list(self.journal_roles),
+            "death_in_play": self.death_in_play, "blind_pick": self.blind_pick,
+            "seats": [_seat_dict(s) for s in self.seats],
+            "hand": None if self.hand is None else [_card_dict(c) for c in self.hand],
+            "received": [_card_dict(c) for c in self.received],
+            "choices": [_plain(c) for c in self.choices],
+            "narration": [_event_dict(e) for e in self.narration],
+            "fates_so_far": [[p, f] for p, f in self.fates_so_far],
+            "history": [_night_dict(n) for n in self.history],
+            "winners": list(self.winners),
+        }
 
 
 def _plain(x: object) -> Any:
@@ -166,9 +181,62 @@ def _plain(x: object) -> Any:
     return x
 
 
-def card_view(card: Card) -> CardView:
+def _card_dict(c: CardView) -> dict[str, Any]:
+    return {"role": c.role, "edition": c.edition, "gender": c.gender}
+
+
+def _gesture_dict(g: GestureView) -> dict[str, Any]:
+    return {"shows": g.shows, "targets": list(g.targets), "kind": g.kind, "seeks": g.seeks,
+            "names": g.names}
+
+
+def _event_dict(e: EventView) -> dict[str, Any]:
+    return {"step": e.step, "event": e.event, "player": e.player, "target": e.target,
+            "text": e.text}
+
+
+def _withdrawal_plain(w: bool | tuple[int, ...] | None) -> bool | list[int] | None:
+    return list(w) if isinstance(w, tuple) else w
+
+
+def _seat_dict(s: SeatView) -> dict[str, Any]:
+    return {"name": s.name, "journal": [[r, x] for r, x in s.journal], "decided": s.decided,
+            "card": None if s.card is None else _card_dict(s.card),
+            "gesture": None if s.gesture is None else _gesture_dict(s.gesture),
+            "withdrawal": _withdrawal_plain(s.withdrawal), "zombie_target": s.zombie_target,
+            "death": s.death}
+
+
+def _night_dict(n: NightView) -> dict[str, Any]:
+    return {
+        "number": n.number, "active": n.active,
+        "cards": [[p, _card_dict(c)] for p, c in n.cards],
+        "gestures": [[p, _gesture_dict(g)] for p, g in n.gestures],
+        "withdrawals": [[p, _withdrawal_plain(w)] for p, w in n.withdrawals],
+        "zombie_targets": [[p, t] for p, t in n.zombie_targets],
+        "fates": [[p, f] for p, f in n.fates],
+        "marks": [[p, list(m)] for p, m in n.marks],
+        "xp": [[p, x] for p, x in n.xp],
+        "events": [_event_dict(e) for e in n.events],
+        "winners": list(n.winners),
+    }
+
+
+def _new_card_view(card: Card) -> CardView:
     gender = card.identity
     return CardView(card.role.key, card.edition.value, gender.value if gender else "")
+
+
+#: Every card there can be, viewed once (cards and their views are immutable values).
+_CARD_VIEWS: Final[Mapping[Card, CardView]] = MappingProxyType({
+    Card(r, e, g): _new_card_view(Card(r, e, g))
+    for r in Role for e in Edition for g in (None, *Gender)})
+
+
+def card_view(card: Card) -> CardView:
+    """What a card shows: its role, edition and gender (the drawn identity)."""
+    cv = _CARD_VIEWS.get(card)
+    return cv if cv is not None else _new_card_view(card)
 
 
 def _gesture_view(g: Gesture | None, role: Role, *, names: bool) -> GestureView:
@@ -214,7 +282,7 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
     if isinstance(d, FreeXp):
         out["role"] = d.role.key
     elif isinstance(d, DraftPick):
-        out["card"] = _plain(card_view(d.card))
+        out["card"] = _card_dict(card_view(d.card))
     elif isinstance(d, TakeDeath):
         out["names"] = d.names
     elif isinstance(d, GestureChoice):
@@ -242,7 +310,7 @@ def decision_from_dict(doc: dict[str, Any]) -> Decision:
     Bad data raises :class:`~darkcity.game.IllegalDecision` with the code
     ``malformed`` (a ``ValueError``, whose ``message`` translates).
     """
-    from darkcity.cast import Edition, Gender, parse_role
+    from darkcity.cast import parse_role
 
     def bad(message: Message) -> IllegalDecision:
         return IllegalDecision("malformed", message, p if isinstance(p, str) else None)
@@ -314,7 +382,16 @@ def decision_from_dict(doc: dict[str, Any]) -> Decision:
     raise bad(msg("unknown decision type {type!r}", type=t))
 
 
+def _scratch(game: Game, key: str) -> dict[Any, Any]:
+    """A memo of the views in ``game.memo`` (a copied or restored game starts empty)."""
+    got = game.memo.get(key)
+    if not isinstance(got, dict):
+        got = game.memo[key] = {}
+    return got
+
+
 def _history(game: Game, since: int, t: Translator, memo: bool) -> tuple[NightView, ...]:
+    """The finished nights from ``since``: each rendered once per game and language."""
     key = "views.history" if t.lang == DEFAULT_LANGUAGE else f"views.history.{t.lang}"
     done = game.memo.get(key) if memo else None
     if not isinstance(done, list):
@@ -323,7 +400,278 @@ def _history(game: Game, since: int, t: Translator, memo: bool) -> tuple[NightVi
             game.memo[key] = done
     for rec in game.nights[len(done):]:
         done.append(_night_view(rec, t))
-    return tuple(done[max(since, 1) - 1:])
+    if since > 1:
+        return tuple(done[since - 1:])
+    if memo:  # all of them, as one tuple until the next night ends
+        whole = _scratch(game, "views.history.tuple")
+        got = whole.get(t.lang)
+        if got is None or len(got) != len(done):
+            got = whole[t.lang] = tuple(done)
+        assert isinstance(got, tuple)
+        return got
+    return tuple(done)
+
+
+def _choices(game: Game, legal: tuple[Decision, ...]) -> tuple[dict[str, Any], ...]:
+    """The legal decisions as plain data, made once per tuple the engine hands out
+    (the engine keeps a player's choices at a decision point, and a card's gestures
+    in a seat for the game, in one tuple)."""
+    if not legal:
+        return ()
+    memo = _scratch(game, "views.choices")
+    got = memo.get(id(legal))
+    if got is not None and got[0] is legal:  # the tuple is held, so its id is its own
+        out: tuple[dict[str, Any], ...] = got[1]
+        return out
+    out = tuple(map(decision_to_dict, legal))
+    if len(memo) >= 1024:
+        memo.clear()
+    memo[id(legal)] = (legal, out)
+    return out
+
+
+def _journals(game: Game) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """Every seat's journal (role, XP) in sheet order: they change only when a night
+    ends (and when the set-up does), so they are made once per finished night."""
+    memo = _scratch(game, "views.journals")
+    done = len(game.nights)
+    got = memo.get("at")
+    if got is not None and got[0] == done:
+        out: tuple[tuple[tuple[str, int], ...], ...] = got[1]
+        return out
+    sheet = game.sheet
+    out = tuple(tuple((r.key, j[r]) for r in sheet if j.get(r)) for j in game.journals)
+    memo["at"] = (done, out)
+    return out
+
+
+def _seat(game: Game, i: int, p: str, mine: bool, phase: Phase,
+          pending: tuple[str, ...], required: tuple[str, ...]) -> SeatView:
+    """Seat ``i`` (player ``p``) as its player (``mine``) or anybody else sees it."""
+    if phase is not Phase.SETUP:
+        journal = _journals(game)[i]
+    elif mine and p in game.free_xp:
+        journal = ((game.free_xp[p].key, 1),)
+    else:
+        journal = ()
+    over = phase is Phase.OVER
+    is_death = game.death == p and not over
+    card = None
+    if (mine or is_death) and not over and p in game.cards:
+        card = card_view(game.cards[p])
+    gesture = None
+    # gestures are revealed together (R-110), withdrawals after them (R-111)
+    if phase in _IN_NIGHT and p in game.gestures and (
+            mine or (phase is not Phase.GESTURE and not is_death)):
+        gesture = _gesture_view(game.gestures[p], game.cards[p].role, names=mine)
+    withdrawal: bool | tuple[int, ...] | None = None
+    if p != game.death and (phase is Phase.ZOMBIE or (
+            mine and phase is Phase.WITHDRAWAL and p not in pending)):
+        withdrawal = game.withdrawals.get(p, False)
+    zombie = game.zombie_targets.get(p) if (mine and phase is Phase.ZOMBIE) else None
+    decided = None if p not in required else p not in pending
+    return SeatView(p, journal, decided, card, gesture, withdrawal, zombie, is_death)
+
+
+_IN_NIGHT: Final = frozenset((Phase.GESTURE, Phase.WITHDRAWAL, Phase.ZOMBIE))
+_TONIGHT: Final = frozenset((Phase.DRAFT, *_IN_NIGHT))
+
+
+def _public_seats(game: Game, dp: DecisionPoint) -> tuple[SeatView, ...]:
+    """Every seat as a spectator sees it: one tuple per decision point and pending
+    players, shared by every view made there.
+
+    Within one night and phase a seat's public face changes only with whether its
+    player has decided and whether it holds Death: the journals change between
+    nights, the gestures are all in when Phase 3 reveals them, the withdrawals
+    when the Zombies' phase does, and Death's card lies face up from the pick on.
+    So each face is made once per night, phase and those two, and the same object
+    serves every view that shows it (``tests/test_views_reference.py`` checks
+    every view of random games against views made from scratch)."""
+    memo = _scratch(game, "views.seats")
+    phase = game.phase
+    state = (dp.id, dp.pending)
+    got = memo.get("state")
+    if got is not None and got[0] == state:
+        seats: tuple[SeatView, ...] = got[1]
+        return seats
+    if memo.get("at") != (game.night, phase):
+        memo.clear()
+        memo["at"] = (game.night, phase)
+    pending = dp.pending
+    required = dp.required
+    out = []
+    death = game.death if phase is not Phase.OVER else None
+    for i, p in enumerate(game.players):
+        key = (p, None if p not in required else p not in pending, p == death)
+        seat = memo.get(key)
+        if seat is None:
+            seat = memo[key] = _seat(game, i, p, False, phase, pending, required)
+        out.append(seat)
+    seats = tuple(out)
+    memo["state"] = (state, seats)
+    return seats
+
+
+def _tonight(game: Game, t: Translator, memo: bool
+             ) -> tuple[tuple[EventView, ...], tuple[tuple[str, str], ...]]:
+    """While the Zombies choose: the narration of steps 1+ to 3 and the fates after."""
+    early = game.early
+    if game.phase is not Phase.ZOMBIE or early is None:
+        return (), ()
+    cache = _scratch(game, "views.early") if memo else {}
+    got = cache.get(t.lang)
+    if got is not None and got[0] is early:
+        return got[1], got[2]
+    night = early.night
+    narration = tuple(_event_view(e, night, t) for e in early.events)
+    fates = tuple((p, f.value) for p, f in zip(night.players, early.fates, strict=True))
+    cache[t.lang] = (early, narration, fates)
+    return narration, fates
+
+
+class LazyView:
+    """A :class:`View` read field by field: each field is made when it is read, by
+    the same code that makes the :class:`View` (:meth:`view` gives it whole), so a
+    reader that needs less (the research environment never reads the choices as
+    dicts, nor the narration) pays for less. Made for one decision point: read it
+    before the game moves on.
+
+    Besides the fields of a :class:`View`, :attr:`public_seats` is every seat as a
+    spectator sees it (the same tuple for every viewer at this decision point;
+    :attr:`seats` is it with the viewer's own seat in its place)."""
+
+    __slots__ = ("_dp", "_game", "_memo", "_own", "_since", "_t", "viewer")
+
+    def __init__(self, game: Game, player: str | None = None, *, since: int = 1,
+                 translate: Callable[[str], str] | None = None) -> None:
+        if player is not None and player not in game.players:
+            raise ValueError(f"{player!r} is not one of the players")
+        self._game = game
+        self.viewer = player
+        self._since = since
+        self._t = as_translator(translate)
+        self._memo = translate is None or isinstance(translate, Translator)
+        self._dp = game.decision_point()
+        self._own: SeatView | None = None
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._game.players
+
+    @property
+    def mayor(self) -> str:
+        g = self._game
+        return g.players[g.settings.mayor_seat]
+
+    @property
+    def night(self) -> int:
+        return self._dp.night
+
+    @property
+    def phase(self) -> str:
+        return self._dp.phase.value
+
+    @property
+    def active(self) -> str:
+        return self._game.active_player
+
+    @property
+    def decision_id(self) -> int:
+        return self._dp.id
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        return self._dp.required
+
+    @property
+    def pending(self) -> tuple[str, ...]:
+        return self._dp.pending
+
+    @property
+    def journal_roles(self) -> tuple[str, ...]:
+        return tuple(r.key for r in self._game.sheet)
+
+    @property
+    def death_in_play(self) -> bool:
+        return self._game.death_in_play
+
+    @property
+    def blind_pick(self) -> str | None:
+        return self._game.blind_pick
+
+    @property
+    def public_seats(self) -> tuple[SeatView, ...]:
+        """Every seat as a spectator sees it (shared by the views at this point)."""
+        return _public_seats(self._game, self._dp)
+
+    @property
+    def own_seat(self) -> SeatView | None:
+        """The viewer's seat as the viewer sees it (None: a spectator)."""
+        if self.viewer is None:
+            return None
+        if self._own is None:
+            g = self._game
+            dp = self._dp
+            self._own = _seat(g, g.players.index(self.viewer), self.viewer, True, dp.phase,
+                              dp.pending, dp.required)
+        return self._own
+
+    @property
+    def seats(self) -> tuple[SeatView, ...]:
+        public = self.public_seats
+        own = self.own_seat
+        if own is None:
+            return public
+        i = self._game.players.index(own.name)
+        return (*public[:i], own, *public[i + 1:])
+
+    @property
+    def hand(self) -> tuple[CardView, ...] | None:
+        g = self._game
+        p = self.viewer
+        if p is not None and self._dp.phase is Phase.DRAFT and p in self._dp.pending and \
+                g.may_look:
+            return tuple(map(card_view, g.hand))
+        return None
+
+    @property
+    def received(self) -> tuple[CardView, ...]:
+        g = self._game
+        p = self.viewer
+        if p is not None and self._dp.phase in _TONIGHT and p in g.received:
+            return tuple(map(card_view, g.received[p]))
+        return ()
+
+    @property
+    def choices(self) -> tuple[dict[str, Any], ...]:
+        if self.viewer is None:
+            return ()
+        return _choices(self._game, self._game.legal(self.viewer))
+
+    @property
+    def narration(self) -> tuple[EventView, ...]:
+        return _tonight(self._game, self._t, self._memo)[0]
+
+    @property
+    def fates_so_far(self) -> tuple[tuple[str, str], ...]:
+        return _tonight(self._game, self._t, self._memo)[1]
+
+    @property
+    def history(self) -> tuple[NightView, ...]:
+        return _history(self._game, self._since, self._t, self._memo)
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return self._game.winners
+
+    def view(self) -> View:
+        """The whole :class:`View`."""
+        return View(self.viewer, self.players, self.mayor, self.night, self.phase,
+                    self.active, self.decision_id, self.required, self.pending,
+                    self.journal_roles, self.death_in_play, self.blind_pick, self.seats,
+                    self.hand, self.received, self.choices, self.narration,
+                    self.fates_so_far, self.history, self.winners)
 
 
 def view(game: Game, player: str | None = None, *, since: int = 1,
@@ -335,86 +683,26 @@ def view(game: Game, player: str | None = None, *, since: int = 1,
     The narration texts (``EventView.text``) are in ``translate``'s language (a
     :class:`~darkcity.i18n.Translator`, e.g. ``translator("pt")``; English by
     default).
+
+    A view is a value: asked again at the same decision point (with the same
+    players pending), the same object comes back, and the parts that did not
+    change since an earlier view (a seat, a card, a finished night, the dicts of
+    the legal choices) are the earlier objects. Read it, never change it in
+    place (:meth:`View.to_dict` gives fresh data to change). :class:`LazyView`
+    gives the same fields one at a time.
     """
-    t = as_translator(translate)
-    memo = translate is None or isinstance(translate, Translator)
-    if player is not None and player not in game.players:
-        raise ValueError(f"{player!r} is not one of the players")
-    phase = game.phase
-    players = game.players
-    dp = game.decision_point()
-    pending = set(dp.pending)
-    required = set(dp.required)
-    setup_done = phase is not Phase.SETUP
-    in_night = phase in (Phase.GESTURE, Phase.WITHDRAWAL, Phase.ZOMBIE)
-    gestures_out = phase in (Phase.WITHDRAWAL, Phase.ZOMBIE)  # revealed together (R-110)
-    withdrawals_out = phase is Phase.ZOMBIE  # revealed together (R-111)
-    sheet = game.sheet
-
-    seats = []
-    for i, p in enumerate(players):
-        mine = p == player
-        if setup_done:
-            j = game.journals[i]
-            journal = tuple((r.key, j[r]) for r in sheet if j.get(r))
-        elif mine and p in game.free_xp:
-            journal = ((game.free_xp[p].key, 1),)
-        else:
-            journal = ()
-        card = None
-        is_death = game.death == p and phase is not Phase.OVER
-        if (mine or is_death) and p in game.cards and phase is not Phase.OVER:
-            card = card_view(game.cards[p])
-        gesture = None
-        if in_night and p in game.gestures and (mine or (gestures_out and not is_death)):
-            g = game.gestures[p]
-            gesture = _gesture_view(g, game.cards[p].role, names=mine)
-        withdrawal: bool | tuple[int, ...] | None = None
-        if p != game.death and (withdrawals_out or (
-                mine and phase is Phase.WITHDRAWAL and p not in pending)):
-            withdrawal = game.withdrawals.get(p, False)
-        zombie = game.zombie_targets.get(p) if (mine and phase is Phase.ZOMBIE) else None
-        decided = None if p not in required else p not in pending
-        seats.append(SeatView(p, journal, decided, card, gesture, withdrawal, zombie, is_death))
-
-    hand = None
-    received: tuple[CardView, ...] = ()
-    choices: tuple[dict[str, Any], ...] = ()
-    if player is not None:
-        if phase is Phase.DRAFT and player in pending and game.may_look:
-            hand = tuple(card_view(c) for c in game.hand)
-        if phase in (Phase.DRAFT, Phase.GESTURE, Phase.WITHDRAWAL, Phase.ZOMBIE) and \
-                player in game.received:
-            received = tuple(card_view(c) for c in game.received[player])
-        choices = tuple(decision_to_dict(d) for d in game.legal(player))
-
-    narration: tuple[EventView, ...] = ()
-    fates_so_far: tuple[tuple[str, str], ...] = ()
-    if phase is Phase.ZOMBIE and game.early is not None:
-        night = game.early.night
-        narration = tuple(_event_view(e, night, t) for e in game.early.events)
-        fates_so_far = tuple((p, f.value) for p, f in zip(night.players, game.early.fates,
-                                                          strict=True))
-
-    return View(
-        viewer=player,
-        players=players,
-        mayor=players[game.settings.mayor_seat],
-        night=game.night,
-        phase=phase.value,
-        active=game.active_player,
-        decision_id=dp.id,
-        required=dp.required,
-        pending=dp.pending,
-        journal_roles=tuple(r.key for r in sheet),
-        death_in_play=game.death_in_play,
-        blind_pick=game.blind_pick,
-        seats=tuple(seats),
-        hand=hand,
-        received=received,
-        choices=choices,
-        narration=narration,
-        fates_so_far=fates_so_far,
-        history=_history(game, since, t, memo),
-        winners=game.winners,
-    )
+    lazy = LazyView(game, player, since=since, translate=translate)
+    if not lazy._memo:
+        return lazy.view()
+    dp = lazy._dp
+    state = (dp.id, dp.pending)
+    cache = game.memo.get("views.view")
+    if not isinstance(cache, tuple) or cache[0] != state:
+        cache = (state, {})
+        game.memo["views.view"] = cache
+    key = (player, max(since, 1), lazy._t.lang)
+    got = cache[1].get(key)
+    if got is None:
+        got = cache[1][key] = lazy.view()
+    assert isinstance(got, View)
+    return got

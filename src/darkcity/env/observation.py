@@ -1,8 +1,9 @@
 """What an agent observes, as tensors with a documented layout.
 
-An observation is built from :func:`darkcity.views.view` for that agent and
-from nothing else (what the view does not hold, the agent does not see). It is
-a dict of three arrays:
+An observation is built from that agent's view (:func:`darkcity.views.view`,
+or the same fields read one by one from a :class:`~darkcity.views.LazyView`)
+and from nothing else (what the view does not hold, the agent does not see).
+It is a dict of three arrays:
 
 ``observation`` (float32, flat): the blocks of :attr:`ObservationEncoder.layout`,
 in this order (``n`` players; seats are counted from the agent: row 0 is the
@@ -50,7 +51,7 @@ winner.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 import numpy as np
 from gymnasium import spaces
@@ -60,7 +61,7 @@ from darkcity.deck import BOX, Deck
 from darkcity.env.actions import card_index
 from darkcity.gametypes import Phase
 from darkcity.night import Card, Fate
-from darkcity.views import CardView, GestureView, NightView, View
+from darkcity.views import CardView, LazyView, NightView, SeatView, View
 
 __all__ = ["HISTORY_FIELDS", "SEAT_FIELDS", "ObservationEncoder"]
 
@@ -103,12 +104,37 @@ SEAT_FIELDS: Final = tuple(seat_fields(4))
 HISTORY_FIELDS: Final = tuple(history_fields(4))
 
 
-def _cv_index(cv: CardView) -> int:
-    return _CARD_INDEX[(cv.role, cv.edition, cv.gender)]
+_F32: Final = np.float32
+_Vec: TypeAlias = np.ndarray[Any, np.dtype[np.float32]]
+
+
+class _CardIndex:
+    """``BOX`` and role indices of card views, looked up by identity: the views hand
+    out one object per card (:func:`darkcity.views.card_view`), so a lookup is a
+    dict probe, not a hash of three strings. The view is held, so its id stays its
+    own."""
+
+    __slots__ = ("_by_id",)
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[CardView, int, int]] = {}
+
+    def __call__(self, cv: CardView) -> tuple[int, int]:
+        got = self._by_id.get(id(cv))
+        if got is None or got[0] is not cv:
+            if len(self._by_id) > 4096:  # only other objects than the views' own
+                self._by_id.clear()
+            got = self._by_id[id(cv)] = (cv, _CARD_INDEX[(cv.role, cv.edition, cv.gender)],
+                                         _ROLE_INDEX[cv.role])
+        return got[1], got[2]
 
 
 class ObservationEncoder:
-    """Encodes views of a table of ``players`` seats playing ``deck``."""
+    """Encodes views of a table of ``players`` seats playing ``deck``.
+
+    Incremental where the views are: a seat's public face and a finished night are
+    encoded once (seat order) and turned to start at each viewer by one
+    precomputed permutation; only what is the viewer's own is written per call."""
 
     def __init__(self, players: int, deck: Deck, *, history: int = 8) -> None:
         n = self.n = players
@@ -123,15 +149,52 @@ class ObservationEncoder:
             ("received", _NB), ("own_name", n), ("own_zombie", n),
             ("seats", n * self.seat_size)])
         self.size: int = int(self.layout["seats"].stop)
-        self._static = np.zeros(self.size, dtype=np.float32)
+        lay = self.layout
+        self._static = np.zeros(self.size, dtype=_F32)
         for c in deck.cards:
-            self._static[self.layout["deck"].start + card_index(c)] += 1
+            self._static[lay["deck"].start + card_index(c)] += 1
         for r in deck.journal_roles:
-            self._static[self.layout["sheet"].start + int(r)] = 1
-        self._static[self.layout["death_in_play"].start] = 1 if deck.death else 0
-        # finished nights in seat order, by number; the stacked last nights
-        self._nights: dict[int, np.ndarray[Any, np.dtype[np.float32]]] = {}
-        self._stack: dict[int, np.ndarray[Any, np.dtype[np.float32]]] = {}
+            self._static[lay["sheet"].start + int(r)] = 1
+        self._static[lay["death_in_play"].start] = 1 if deck.death else 0
+        self._phase_at = {ph.value: lay["phase"].start + k for k, ph in enumerate(_PHASES)}
+        self._night_at = lay["night"].start
+        self._own_card = lay["own_card"].start
+        self._own_role = lay["own_role"].start
+        self._hand = lay["hand"].start
+        self._received = lay["received"].start
+        self._own_name = lay["own_name"].start
+        self._own_zombie = lay["own_zombie"].start
+        self._base = lay["seats"].start
+        sf = self.seat
+        (self._f_mayor, self._f_active, self._f_required, self._f_pending, self._f_death,
+         self._f_blind, self._f_journal, self._f_shows, self._f_targets, self._f_kind,
+         self._f_seeks, self._f_withdrew, self._f_lowered) = (
+            sf[k].start for k in ("mayor", "active", "required", "pending", "death", "blind",
+                                  "journal", "shows", "targets", "kind", "seeks", "withdrew",
+                                  "lowered"))
+        self._card = _CardIndex()
+        # seats block of viewer ``me``, flat: relative position -> seat-order position
+        size = self.seat_size
+        self._seat_perm = []
+        for me in range(n):
+            perm = np.empty(n * size, dtype=np.intp)
+            for k in range(n):
+                a = (me + k) % n
+                cols = np.arange(size, dtype=np.intp)
+                t = self._f_targets
+                cols[t:t + n] = t + (me + np.arange(n)) % n
+                perm[k * size:(k + 1) * size] = a * size + cols
+            self._seat_perm.append(perm)
+        # the public seats block, seat order, by the views' tuple of public seats
+        self._blocks: dict[int, tuple[tuple[SeatView, ...], tuple[str, str | None],
+                                      _Vec]] = {}
+        self._seat_index: dict[tuple[str, ...], dict[str, int]] = {}
+        # finished nights (seat order) by the view of the night; the stacked last
+        # nights by those views; that stack turned to each viewer
+        self._nights: dict[int, tuple[NightView, _Vec]] = {}
+        self._stack_of: tuple[NightView, ...] = ()
+        self._stack = np.zeros((self.horizon, n, self.hist_size), dtype=_F32)
+        self._turned: dict[int, _Vec] = {}
         self._turns = [self._turn(me) for me in range(n)]
 
     def space(self, actions: int) -> spaces.Dict:
@@ -142,94 +205,159 @@ class ObservationEncoder:
             "action_mask": spaces.Box(0, 1, (actions,), dtype=np.int8),
         })
 
+    def _index(self, players: tuple[str, ...]) -> dict[str, int]:
+        got = self._seat_index.get(players)
+        if got is None:
+            got = self._seat_index[players] = {p: i for i, p in enumerate(players)}
+        return got
+
     # -- the flat part --------------------------------------------------------------
 
-    def encode(self, v: View) -> np.ndarray[Any, np.dtype[np.float32]]:
+    def encode(self, v: View | LazyView) -> np.ndarray[Any, np.dtype[np.float32]]:
         """``observation``: the view of its viewer (a spectator's from seat 0)."""
         x = self._static.copy()
-        lay = self.layout
         n = self.n
-        players = v.players
-        me = players.index(v.viewer) if v.viewer is not None else 0
-        rel = {p: (i - me) % n for i, p in enumerate(players)}
-        x[lay["phase"].start + _PHASES.index(Phase(v.phase))] = 1
-        x[lay["night"].start] = min(255, v.night)
-        own = v.seats[me]
-        if own.card is not None and v.viewer is not None:
-            x[lay["own_card"].start + _cv_index(own.card)] = 1
-            x[lay["own_role"].start + _ROLE_INDEX[own.card.role]] = 1
-        for c in v.hand or ():
-            x[lay["hand"].start + _cv_index(c)] += 1
-        for c in v.received:
-            x[lay["received"].start + _cv_index(c)] += 1
-        if own.gesture is not None and own.gesture.names is not None:
-            x[lay["own_name"].start + rel[own.gesture.names]] = 1
-        if own.zombie_target is not None:
-            x[lay["own_zombie"].start + rel[own.zombie_target]] = 1
-        base = lay["seats"].start
-        sf = self.seat
-        pending = set(v.pending)
-        required = set(v.required)
-        for s in v.seats:
-            row = base + rel[s.name] * self.seat_size
-            x[row + sf["mayor"].start] = s.name == v.mayor
-            x[row + sf["active"].start] = s.name == v.active
-            x[row + sf["required"].start] = s.name in required
-            x[row + sf["pending"].start] = s.name in pending
-            x[row + sf["death"].start] = s.death
-            x[row + sf["blind"].start] = s.name == v.blind_pick
-            for role, xp in s.journal:
-                x[row + sf["journal"].start + _ROLE_INDEX[role]] = min(255, xp)
-            if s.gesture is not None and (s.name != v.viewer or v.phase != "gesture"):
-                self._gesture(x, row, sf, s.gesture, rel)
-            w = s.withdrawal
-            if w is True:
-                x[row + sf["withdrew"].start] = 1
-            elif isinstance(w, tuple):
-                for a in w:
-                    x[row + sf["lowered"].start + a] = 1
+        seat = self._index(v.players)
+        viewer = v.viewer
+        me = seat[viewer] if viewer is not None else 0
+        phase = v.phase
+        x[self._phase_at[phase]] = 1
+        x[self._night_at] = min(255, v.night)
+        if isinstance(v, LazyView):
+            public = v.public_seats
+            own = v.own_seat
+        else:
+            public = v.seats
+            own = public[me] if viewer is not None else None
+        if own is not None:
+            if own.card is not None:
+                box, role = self._card(own.card)
+                x[self._own_card + box] = 1
+                x[self._own_role + role] = 1
+            g = own.gesture
+            if g is not None and g.names is not None:
+                x[self._own_name + (seat[g.names] - me) % n] = 1
+            if own.zombie_target is not None:
+                x[self._own_zombie + (seat[own.zombie_target] - me) % n] = 1
+        hand = v.hand
+        if hand:
+            at = self._hand
+            for c in hand:
+                x[at + self._card(c)[0]] += 1
+        received = v.received
+        if received:
+            at = self._received
+            for c in received:
+                x[at + self._card(c)[0]] += 1
+        # the seats, from the viewer: the public block, then the viewer's own row
+        block = self._block(public, v, seat, own if public[me] is own else None)
+        base = self._base
+        block.take(self._seat_perm[me], out=x[base:])
+        if own is not None and own is not public[me]:
+            pub = public[me]
+            if own.journal != pub.journal or own.withdrawal != pub.withdrawal or (
+                    phase != "gesture" and own.gesture != pub.gesture):
+                x[base:base + self.seat_size] = 0
+                rel = {p: (i - me) % n for p, i in seat.items()}
+                self._row(x, base, own, v, rel, gesture=phase != "gesture")
         return x
 
-    @staticmethod
-    def _gesture(x: np.ndarray[Any, np.dtype[np.float32]], row: int, f: Mapping[str, slice],
-                 g: GestureView, rel: Mapping[str, int]) -> None:
-        x[row + f["shows"].start + _ROLE_INDEX[g.shows]] = 1
-        for t in g.targets:
-            x[row + f["targets"].start + rel[t]] += 1
-        if g.kind is not None:
-            x[row + f["kind"].start + _ROLE_INDEX[g.kind]] = 1
-        if g.seeks is not None:
-            x[row + f["seeks"].start + _SEEKS.index(g.seeks)] = 1
+    def _block(self, seats: tuple[SeatView, ...], v: View | LazyView, seat: dict[str, int],
+               own: SeatView | None) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """The seats in seat order (targets by seat): made once per tuple of public
+        seats the views hand out (and the night's first drafter and blind taker);
+        not kept when a viewer's own seat is in it (a :class:`View`)."""
+        flags = (v.active, v.blind_pick)
+        if own is None:
+            got = self._blocks.get(id(seats))
+            if got is not None and got[0] is seats and got[1] == flags:
+                return got[2]
+        size = self.seat_size
+        out = np.zeros(self.n * size, dtype=_F32)
+        for i, s in enumerate(seats):
+            self._row(out, i * size, s, v, seat,
+                      gesture=s is not own or v.phase != "gesture")
+        if own is None:
+            if len(self._blocks) >= 64:
+                self._blocks.clear()
+            self._blocks[id(seats)] = (seats, flags, out)
+        return out
+
+    def _row(self, x: np.ndarray[Any, np.dtype[np.float32]], at: int, s: SeatView,
+             v: View | LazyView, seat: Mapping[str, int], *, gesture: bool) -> None:
+        """Seat ``s``'s row at ``at`` (``seat``: where a named player sits)."""
+        name = s.name
+        if name == v.mayor:
+            x[at + self._f_mayor] = 1
+        if name == v.active:
+            x[at + self._f_active] = 1
+        if s.decided is not None:
+            x[at + self._f_required] = 1
+            if s.decided is False:
+                x[at + self._f_pending] = 1
+        if s.death:
+            x[at + self._f_death] = 1
+        if name == v.blind_pick:
+            x[at + self._f_blind] = 1
+        journal = at + self._f_journal
+        for role, xp in s.journal:
+            x[journal + _ROLE_INDEX[role]] = min(255, xp)
+        g = s.gesture
+        if g is not None and gesture:
+            x[at + self._f_shows + _ROLE_INDEX[g.shows]] = 1
+            for t in g.targets:
+                x[at + self._f_targets + seat[t]] += 1
+            if g.kind is not None:
+                x[at + self._f_kind + _ROLE_INDEX[g.kind]] = 1
+            if g.seeks is not None:
+                x[at + self._f_seeks + _SEEKS.index(g.seeks)] = 1
+        w = s.withdrawal
+        if w is True:
+            x[at + self._f_withdrew] = 1
+        elif isinstance(w, tuple):
+            for a in w:
+                x[at + self._f_lowered + a] = 1
 
     # -- the history ------------------------------------------------------------------
 
     def reset(self) -> None:
-        """Forget the nights of the last game (call on every new game)."""
+        """Forget the nights of the last game (call on every new game: memory only,
+        what is kept is keyed by the views it encodes)."""
         self._nights.clear()
-        self._stack.clear()
+        self._blocks.clear()
+        self._stack_of = ()
+        self._stack = np.zeros_like(self._stack)
+        self._turned.clear()
 
-    def history(self, v: View) -> np.ndarray[Any, np.dtype[np.float32]]:
+    def history(self, v: View | LazyView) -> np.ndarray[Any, np.dtype[np.float32]]:
         """``history``: the last nights, the latest first, seats from the viewer.
 
         A finished night is public and the same for everyone: it is encoded once,
         in seat order, and each viewer's copy is that array with its seats (rows,
-        and the columns naming seats) turned to start at the viewer."""
+        and the columns naming seats) turned to start at the viewer (once per
+        viewer and night; each call returns a copy of it)."""
         assert v.viewer is not None
-        done = len(v.history)
-        stack = self._stack.get(done)
-        if stack is None:
-            stack = np.zeros((self.horizon, self.n, self.hist_size), dtype=np.float32)
-            for k, night in enumerate(reversed(v.history[-self.horizon:])):
-                got = self._nights.get(night.number)
-                if got is None:
-                    got = self._nights[night.number] = self._night(night, v.players)
-                stack[k] = got
-            self._stack.clear()
-            self._stack[done] = stack
-        me = v.players.index(v.viewer)
-        rows, cols = self._turns[me]
-        out: np.ndarray[Any, np.dtype[np.float32]] = stack[:, rows][:, :, cols]
-        return out
+        last = v.history[-self.horizon:] if self.horizon else ()
+        known = self._stack_of
+        if len(last) != len(known) or any(a is not b for a, b in zip(last, known,
+                                                                      strict=True)):
+            stack = np.zeros((self.horizon, self.n, self.hist_size), dtype=_F32)
+            for k, night in enumerate(reversed(last)):
+                got = self._nights.get(id(night))
+                if got is None or got[0] is not night:
+                    if len(self._nights) >= 4 * max(self.horizon, 8):
+                        self._nights.clear()
+                    got = self._nights[id(night)] = (night, self._night(night, v.players))
+                stack[k] = got[1]
+            self._stack_of = tuple(last)
+            self._stack = stack
+            self._turned.clear()
+        me = self._index(v.players)[v.viewer]
+        turned = self._turned.get(me)
+        if turned is None:
+            rows, cols = self._turns[me]
+            turned = self._turned[me] = self._stack[:, rows][:, :, cols]
+        return turned.copy()
 
     def _turn(self, me: int) -> tuple[np.ndarray[Any, np.dtype[np.intp]],
                                       np.ndarray[Any, np.dtype[np.intp]]]:
@@ -251,7 +379,7 @@ class ObservationEncoder:
             r = out[seat[p]]
             r[f["present"].start] = 1
             r[f["active"].start] = p == night.active
-            r[f["card"].start + _cv_index(cv)] = 1
+            r[f["card"].start + self._card(cv)[0]] = 1
         for p, g in night.gestures:
             r = out[seat[p]]
             if g.names is not None:
@@ -286,7 +414,7 @@ class ObservationEncoder:
     def state_size(self) -> int:
         return self.size + self.n * _NB
 
-    def state(self, spectator: View, cards: Mapping[str, Card]) -> np.ndarray[
+    def state(self, spectator: View | LazyView, cards: Mapping[str, Card]) -> np.ndarray[
             Any, np.dtype[np.float32]]:
         """The global state (for a centralised critic): the public view from seat 0,
         and every player's card tonight (one-hot ``BOX`` rows in seat order)."""
