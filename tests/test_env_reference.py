@@ -274,7 +274,8 @@ def test_observations_equal_the_reference(players: int, deck: str) -> None:
 
 
 def test_an_observation_is_the_callers_to_change() -> None:
-    """The arrays handed out are fresh: changing one changes no later observation."""
+    """The arrays handed out are fresh (Gymnasium's rule): changing one changes no
+    later observation."""
     table = Table(5, "basic")
     table.reset(seed=1)
     g = table.game

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Callable
-from dataclasses import fields, is_dataclass
+from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 import pytest
@@ -242,6 +242,7 @@ def _check(game: Game, viewers: list[str | None], since: int, t: Translator | No
                 getattr(ref, f.name), f.name
             assert getattr(lazy, f.name) == getattr(ref, f.name), f.name
         assert lazy.public_seats == reference_view(game, None).seats
+        assert lazy.nights == tuple(replace(n, events=()) for n in ref.history)
 
 
 @pytest.mark.parametrize(("deck", "n"), CASES[::3])

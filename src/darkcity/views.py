@@ -257,7 +257,8 @@ def _event_view(e: Event, night: Night, t: Translator) -> EventView:
                      players[e.target] if e.target >= 0 else None, render(e, night, t))
 
 
-def _night_view(rec: NightRecord, t: Translator) -> NightView:
+def _night_view(rec: NightRecord, t: Translator | None) -> NightView:
+    """A finished night; with no translator, without its narration (``events`` empty)."""
     night, res = rec.night, rec.result
     players = night.players
     return NightView(
@@ -271,7 +272,7 @@ def _night_view(rec: NightRecord, t: Translator) -> NightView:
         tuple((p, res.fates[i].value) for i, p in enumerate(players)),
         tuple((p, tuple(sorted(m.value for m in res.marks[i]))) for i, p in enumerate(players)),
         tuple((p, res.xp[i]) for i, p in enumerate(players)),
-        tuple(_event_view(e, night, t) for e in res.events),
+        () if t is None else tuple(_event_view(e, night, t) for e in res.events),
         res.winner_names,
     )
 
@@ -412,6 +413,23 @@ def _history(game: Game, since: int, t: Translator, memo: bool) -> tuple[NightVi
     return tuple(done)
 
 
+def _bare_history(game: Game, since: int) -> tuple[NightView, ...]:
+    """The finished nights from ``since`` without their narration, each made once."""
+    done = game.memo.get("views.nights")
+    if not isinstance(done, list):
+        done = game.memo["views.nights"] = []
+    if len(done) < len(game.nights):
+        done.extend(_night_view(rec, None) for rec in game.nights[len(done):])
+    if since > 1:
+        return tuple(done[since - 1:])
+    whole = _scratch(game, "views.nights.tuple")
+    got = whole.get("all")
+    if got is None or len(got) != len(done):
+        got = whole["all"] = tuple(done)
+    assert isinstance(got, tuple)
+    return got
+
+
 def _choices(game: Game, legal: tuple[Decision, ...]) -> tuple[dict[str, Any], ...]:
     """The legal decisions as plain data, made once per tuple the engine hands out
     (the engine keeps a player's choices at a decision point, and a card's gestures
@@ -477,6 +495,16 @@ _IN_NIGHT: Final = frozenset((Phase.GESTURE, Phase.WITHDRAWAL, Phase.ZOMBIE))
 _TONIGHT: Final = frozenset((Phase.DRAFT, *_IN_NIGHT))
 
 
+def _faces(game: Game) -> dict[Any, Any]:
+    """The seats' faces made this night and phase (forgotten when either moves on)."""
+    memo = _scratch(game, "views.seats")
+    at = (game.night, game.phase)
+    if memo.get("at") != at:
+        memo.clear()
+        memo["at"] = at
+    return memo
+
+
 def _public_seats(game: Game, dp: DecisionPoint) -> tuple[SeatView, ...]:
     """Every seat as a spectator sees it: one tuple per decision point and pending
     players, shared by every view made there.
@@ -488,29 +516,70 @@ def _public_seats(game: Game, dp: DecisionPoint) -> tuple[SeatView, ...]:
     So each face is made once per night, phase and those two, and the same object
     serves every view that shows it (``tests/test_views_reference.py`` checks
     every view of random games against views made from scratch)."""
-    memo = _scratch(game, "views.seats")
-    phase = game.phase
+    memo = _faces(game)
     state = (dp.id, dp.pending)
     got = memo.get("state")
     if got is not None and got[0] == state:
         seats: tuple[SeatView, ...] = got[1]
         return seats
-    if memo.get("at") != (game.night, phase):
-        memo.clear()
-        memo["at"] = (game.night, phase)
+    phase = game.phase
     pending = dp.pending
     required = dp.required
     out = []
     death = game.death if phase is not Phase.OVER else None
     for i, p in enumerate(game.players):
-        key = (p, None if p not in required else p not in pending, p == death)
+        decided = None if p not in required else p not in pending
+        key = (p, decided, p == death)
         seat = memo.get(key)
         if seat is None:
-            seat = memo[key] = _seat(game, i, p, False, phase, pending, required)
+            face = memo.get((p, p == death))  # the same face, decided or not
+            if face is None:
+                seat = _seat(game, i, p, False, phase, pending, required)
+                memo[(p, p == death)] = seat
+            else:
+                seat = SeatView(p, face.journal, decided, face.card, face.gesture,
+                                face.withdrawal, face.zombie_target, face.death)
+            memo[key] = seat
         out.append(seat)
     seats = tuple(out)
     memo["state"] = (state, seats)
     return seats
+
+
+def _own_seat(game: Game, dp: DecisionPoint, p: str) -> SeatView:
+    """Player ``p``'s seat as ``p`` sees it.
+
+    Within one night and phase it changes with what changes the public face, and
+    with whether ``p`` holds a card (drafted in Phase 1): what ``p`` commits (the
+    free XP, a gesture, a withdrawal, a Zombie's victim) is in as ``p`` has decided.
+    Made once per night, phase and those three."""
+    memo = _faces(game)
+    phase = game.phase
+    pending = dp.pending
+    required = dp.required
+    death = game.death if phase is not Phase.OVER else None
+    key = ("own", p, None if p not in required else p not in pending, p == death,
+           p in game.cards)
+    seat = memo.get(key)
+    if seat is None:
+        seat = memo[key] = _seat(game, game.players.index(p), p, True, phase, pending,
+                                 required)
+    assert isinstance(seat, SeatView)
+    return seat
+
+
+def _cards(game: Game, cards: tuple[Card, ...]) -> tuple[CardView, ...]:
+    """The views of a tuple of cards the game holds (a hand received), made once."""
+    memo = _scratch(game, "views.cards")
+    got = memo.get(id(cards))
+    if got is not None and got[0] is cards:  # the tuple is held, so its id is its own
+        out: tuple[CardView, ...] = got[1]
+        return out
+    out = tuple(map(card_view, cards))
+    if len(memo) >= 256:
+        memo.clear()
+    memo[id(cards)] = (cards, out)
+    return out
 
 
 def _tonight(game: Game, t: Translator, memo: bool
@@ -611,10 +680,7 @@ class LazyView:
         if self.viewer is None:
             return None
         if self._own is None:
-            g = self._game
-            dp = self._dp
-            self._own = _seat(g, g.players.index(self.viewer), self.viewer, True, dp.phase,
-                              dp.pending, dp.required)
+            self._own = _own_seat(self._game, self._dp, self.viewer)
         return self._own
 
     @property
@@ -640,7 +706,7 @@ class LazyView:
         g = self._game
         p = self.viewer
         if p is not None and self._dp.phase in _TONIGHT and p in g.received:
-            return tuple(map(card_view, g.received[p]))
+            return _cards(g, g.received[p])
         return ()
 
     @property
@@ -660,6 +726,13 @@ class LazyView:
     @property
     def history(self) -> tuple[NightView, ...]:
         return _history(self._game, self._since, self._t, self._memo)
+
+    @property
+    def nights(self) -> tuple[NightView, ...]:
+        """:attr:`history` without the narration: each night's ``events`` is empty,
+        the rest the same (for a reader that shows no narration: made once per
+        game, in no language)."""
+        return _bare_history(self._game, self._since)
 
     @property
     def winners(self) -> tuple[str, ...]:

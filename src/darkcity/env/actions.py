@@ -168,12 +168,28 @@ class ActionCodec:
         raise TypeError(f"not a decision: {d!r}")  # pragma: no cover
 
     def legal_actions(self, legal: Sequence[Decision], players: Sequence[str],
-                      role: Role | None = None, neighbours: tuple[str, str] | None = None
+                      role: Role | None = None, neighbours: tuple[str, str] | None = None,
+                      memo: dict[int, tuple[Decision, int]] | None = None
                       ) -> dict[int, Decision]:
-        """The engine's legal decisions by index (sorted by index)."""
+        """The engine's legal decisions by index (sorted by index).
+
+        ``memo`` (one per table: the same ``players``) keeps the index of each
+        decision object whose index depends on nothing else (not a gesture, whose
+        index depends on the card, nor a Zombie's choice, on the neighbours): the
+        engine hands out the same draft picks, free XP and withdrawals again."""
         out: dict[int, Decision] = {}
         for d in legal:
-            i = self.encode(d, players, role, neighbours)
+            if memo is None or isinstance(d, GestureChoice | ZombieChoice):
+                i = self.encode(d, players, role, neighbours)
+            else:
+                known = memo.get(id(d))
+                if known is not None and known[0] is d:  # held: its id is its own
+                    i = known[1]
+                else:
+                    i = self.encode(d, players, role, neighbours)
+                    if len(memo) >= 8192:
+                        memo.clear()
+                    memo[id(d)] = (d, i)
             out.setdefault(i, d)  # two spellings of one decision share an index
         return dict(sorted(out.items()))
 

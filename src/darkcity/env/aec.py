@@ -75,6 +75,7 @@ class DarkCityAECEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._rewarded = False  # self.rewards holds a non-zero reward
         self._select()
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -95,28 +96,36 @@ class DarkCityAECEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"{agent}: action {action} is not legal now "
                              f"(legal: {sorted(table.legal(agent))})")
         self._cumulative_rewards[agent] = 0.0
-        xp_before = [sum(j.values()) for j in game.journals]
+        xp = self.reward_kind == "xp"
+        xp_before = [sum(j.values()) for j in game.journals] if xp else []
         nights = len(game.nights)
         game.apply(decision)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.reward_kind == "xp" and len(game.nights) > nights:
+        if self._rewarded:  # most steps reward nobody: keep the zeros until one does
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
+        if xp and len(game.nights) > nights:
             for p, j, before in zip(game.players, game.journals, xp_before, strict=True):
                 self.rewards[p] = float(sum(j.values()) - before)
+            self._rewarded = True
         if game.over:
             if self.reward_kind == "win":
                 for w in game.winners:
                     self.rewards[w] = 1 / len(game.winners)
+                self._rewarded = True
             self.terminations = dict.fromkeys(self.agents, True)
         elif game.night > self.max_nights:
             self.truncations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
         self._select()
 
     def _select(self) -> None:
         pending = self.table.game.pending
-        if pending and not any(self.terminations.values()) and \
-                not any(self.truncations.values()):
-            self.agent_selection = pending[0]
+        # every agent ends together (here, or by TerminateIllegalWrapper)
+        first = pending[0] if pending else None
+        if first is not None and not (self.terminations.get(first, True) or
+                                      self.truncations.get(first, True)):
+            self.agent_selection = first
         else:  # the end: every agent takes its last (dead) step in seat order
             live = [a for a in self.agents
                     if self.terminations.get(a) or self.truncations.get(a)]

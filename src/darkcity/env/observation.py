@@ -185,14 +185,18 @@ class ObservationEncoder:
                 cols[t:t + n] = t + (me + np.arange(n)) % n
                 perm[k * size:(k + 1) * size] = a * size + cols
             self._seat_perm.append(perm)
-        # the public seats block, seat order, by the views' tuple of public seats
-        self._blocks: dict[int, tuple[tuple[SeatView, ...], tuple[str, str | None],
-                                      _Vec]] = {}
+        # the public seats block, seat order: the seat views its rows were made from
+        self._public = np.zeros(n * size, dtype=_F32)
+        self._public_of: tuple[SeatView, ...] | None = None
+        self._public_flags: tuple[str, str, str | None] | None = None
+        self._public_rows: list[SeatView | None] = [None] * n
+        self._counts: dict[int, tuple[tuple[CardView, ...], _Vec]] = {}
         self._seat_index: dict[tuple[str, ...], dict[str, int]] = {}
         # finished nights (seat order) by the view of the night; the stacked last
         # nights by those views; that stack turned to each viewer
         self._nights: dict[int, tuple[NightView, _Vec]] = {}
         self._stack_of: tuple[NightView, ...] = ()
+        self._history_of: tuple[NightView, ...] | None = None
         self._stack = np.zeros((self.horizon, n, self.hist_size), dtype=_F32)
         self._turned: dict[int, _Vec] = {}
         self._turns = [self._turn(me) for me in range(n)]
@@ -245,12 +249,19 @@ class ObservationEncoder:
             for c in hand:
                 x[at + self._card(c)[0]] += 1
         received = v.received
-        if received:
-            at = self._received
-            for c in received:
-                x[at + self._card(c)[0]] += 1
+        if received:  # the views hand out one tuple per hand received: count it once
+            got = self._counts.get(id(received))
+            if got is None or got[0] is not received:
+                counts = np.zeros(_NB, dtype=_F32)
+                for c in received:
+                    counts[self._card(c)[0]] += 1
+                if len(self._counts) >= 256:
+                    self._counts.clear()
+                got = self._counts[id(received)] = (received, counts)
+            x[self._received:self._received + _NB] = got[1]
         # the seats, from the viewer: the public block, then the viewer's own row
-        block = self._block(public, v, seat, own if public[me] is own else None)
+        flags = (v.mayor, v.active, v.blind_pick)
+        block = self._block(public, flags, seat, own if public[me] is own else None, phase)
         base = self._base
         block.take(self._seat_perm[me], out=x[base:])
         if own is not None and own is not public[me]:
@@ -259,37 +270,49 @@ class ObservationEncoder:
                     phase != "gesture" and own.gesture != pub.gesture):
                 x[base:base + self.seat_size] = 0
                 rel = {p: (i - me) % n for p, i in seat.items()}
-                self._row(x, base, own, v, rel, gesture=phase != "gesture")
+                self._row(x, base, own, flags, rel, gesture=phase != "gesture")
         return x
 
-    def _block(self, seats: tuple[SeatView, ...], v: View | LazyView, seat: dict[str, int],
-               own: SeatView | None) -> np.ndarray[Any, np.dtype[np.float32]]:
-        """The seats in seat order (targets by seat): made once per tuple of public
-        seats the views hand out (and the night's first drafter and blind taker);
-        not kept when a viewer's own seat is in it (a :class:`View`)."""
-        flags = (v.active, v.blind_pick)
-        if own is None:
-            got = self._blocks.get(id(seats))
-            if got is not None and got[0] is seats and got[1] == flags:
-                return got[2]
-        size = self.seat_size
-        out = np.zeros(self.n * size, dtype=_F32)
-        for i, s in enumerate(seats):
-            self._row(out, i * size, s, v, seat,
-                      gesture=s is not own or v.phase != "gesture")
-        if own is None:
-            if len(self._blocks) >= 64:
-                self._blocks.clear()
-            self._blocks[id(seats)] = (seats, flags, out)
-        return out
+    def _block(self, seats: tuple[SeatView, ...], flags: tuple[str, str, str | None],
+               seat: dict[str, int], own: SeatView | None, phase: str) -> _Vec:
+        """The seats in seat order (targets by seat).
 
-    def _row(self, x: np.ndarray[Any, np.dtype[np.float32]], at: int, s: SeatView,
-             v: View | LazyView, seat: Mapping[str, int], *, gesture: bool) -> None:
-        """Seat ``s``'s row at ``at`` (``seat``: where a named player sits)."""
+        The public seats (``own`` None) are kept in one block, and a row is written
+        again only when its seat's view is another object: the views hand out the
+        same object while a seat's public face stays the same. ``own``: the viewer's
+        own seat in ``seats`` (a whole :class:`View`): a block made for the call."""
+        size = self.seat_size
+        if own is not None:
+            out = np.zeros(self.n * size, dtype=_F32)
+            for i, s in enumerate(seats):
+                self._row(out, i * size, s, flags, seat,
+                          gesture=s is not own or phase != "gesture")
+            return out
+        block = self._public
+        if seats is self._public_of and flags == self._public_flags:
+            return block
+        if flags != self._public_flags:
+            self._public_rows = [None] * self.n
+            self._public_flags = flags
+        rows = self._public_rows
+        for i, s in enumerate(seats):
+            if rows[i] is not s:
+                at = i * size
+                block[at:at + size] = 0
+                self._row(block, at, s, flags, seat, gesture=True)
+                rows[i] = s
+        self._public_of = seats
+        return block
+
+    def _row(self, x: _Vec, at: int, s: SeatView, flags: tuple[str, str, str | None],
+             seat: Mapping[str, int], *, gesture: bool) -> None:
+        """Seat ``s``'s row at ``at`` (``flags``: the Mayor, the night's first drafter,
+        who took a face-down card; ``seat``: where a named player sits)."""
         name = s.name
-        if name == v.mayor:
+        mayor, active, blind = flags
+        if name == mayor:
             x[at + self._f_mayor] = 1
-        if name == v.active:
+        if name == active:
             x[at + self._f_active] = 1
         if s.decided is not None:
             x[at + self._f_required] = 1
@@ -297,7 +320,7 @@ class ObservationEncoder:
                 x[at + self._f_pending] = 1
         if s.death:
             x[at + self._f_death] = 1
-        if name == v.blind_pick:
+        if name == blind:
             x[at + self._f_blind] = 1
         journal = at + self._f_journal
         for role, xp in s.journal:
@@ -324,8 +347,11 @@ class ObservationEncoder:
         """Forget the nights of the last game (call on every new game: memory only,
         what is kept is keyed by the views it encodes)."""
         self._nights.clear()
-        self._blocks.clear()
+        self._public_of = None
+        self._public_flags = None
+        self._counts.clear()
         self._stack_of = ()
+        self._history_of = None
         self._stack = np.zeros_like(self._stack)
         self._turned.clear()
 
@@ -333,11 +359,25 @@ class ObservationEncoder:
         """``history``: the last nights, the latest first, seats from the viewer.
 
         A finished night is public and the same for everyone: it is encoded once,
-        in seat order, and each viewer's copy is that array with its seats (rows,
-        and the columns naming seats) turned to start at the viewer (once per
-        viewer and night; each call returns a copy of it)."""
+        in seat order, and each viewer's array is that one with its seats (rows,
+        and the columns naming seats) turned to start at the viewer: made once per
+        viewer and night; each call returns a copy."""
         assert v.viewer is not None
-        last = v.history[-self.horizon:] if self.horizon else ()
+        # the narration is not encoded: a LazyView's nights come without it
+        nights = v.nights if isinstance(v, LazyView) else v.history
+        if nights is not self._history_of:  # the views hand out one tuple per night
+            self._restack(nights, v.players)
+        me = self._index(v.players)[v.viewer]
+        turned = self._turned.get(me)
+        if turned is None:
+            rows, cols = self._turns[me]
+            turned = self._turned[me] = self._stack[:, rows][:, :, cols]
+        return turned.copy()  # new data every call (Gymnasium's rule: users keep it)
+
+    def _restack(self, nights: tuple[NightView, ...], players: tuple[str, ...]) -> None:
+        """The stack of the last nights, from the encoded nights (each once)."""
+        self._history_of = nights
+        last = nights[-self.horizon:] if self.horizon else ()
         known = self._stack_of
         if len(last) != len(known) or any(a is not b for a, b in zip(last, known,
                                                                       strict=True)):
@@ -347,17 +387,11 @@ class ObservationEncoder:
                 if got is None or got[0] is not night:
                     if len(self._nights) >= 4 * max(self.horizon, 8):
                         self._nights.clear()
-                    got = self._nights[id(night)] = (night, self._night(night, v.players))
+                    got = self._nights[id(night)] = (night, self._night(night, players))
                 stack[k] = got[1]
             self._stack_of = tuple(last)
             self._stack = stack
             self._turned.clear()
-        me = self._index(v.players)[v.viewer]
-        turned = self._turned.get(me)
-        if turned is None:
-            rows, cols = self._turns[me]
-            turned = self._turned[me] = self._stack[:, rows][:, :, cols]
-        return turned.copy()
 
     def _turn(self, me: int) -> tuple[np.ndarray[Any, np.dtype[np.intp]],
                                       np.ndarray[Any, np.dtype[np.intp]]]:

@@ -116,12 +116,13 @@ class DarkCityParallelEnv(ParallelEnv):  # type: ignore[misc]
             if d is None:
                 return self._illegal(p, a)
             chosen.append(d)
-        xp_before = [sum(j.values()) for j in game.journals]
+        xp = self.reward_kind == "xp"
+        xp_before = [sum(j.values()) for j in game.journals] if xp else []
         nights = len(game.nights)
         for d in chosen:
             game.apply(d)
         rewards = dict.fromkeys(self.agents, 0.0)
-        if self.reward_kind == "xp" and len(game.nights) > nights:
+        if xp and len(game.nights) > nights:
             for p, j, before in zip(game.players, game.journals, xp_before, strict=True):
                 rewards[p] = float(sum(j.values()) - before)
         over = game.over
@@ -165,8 +166,11 @@ class DarkCityParallelEnv(ParallelEnv):  # type: ignore[misc]
 
     def _infos(self) -> dict[str, Any]:
         game = self.table.game
-        return {p: {"phase": game.phase.value, "night": game.night,
-                    "legal": len(self.table.legal(p))} for p in self.agents}
+        phase = game.phase.value
+        night = game.night
+        legal = self.table.legal
+        return {p: {"phase": phase, "night": night, "legal": len(legal(p))}
+                for p in self.agents}
 
 
 def parallel_env(**kwargs: Any) -> DarkCityParallelEnv:

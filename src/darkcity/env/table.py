@@ -47,6 +47,7 @@ class Table:
         # plain withdrawals), so each is encoded once
         self._encoded: dict[int, tuple[tuple[Decision, ...], dict[int, Decision],
                                        np.ndarray[Any, np.dtype[np.int8]]]] = {}
+        self._index: dict[int, tuple[Decision, int]] = {}  # see ActionCodec.legal_actions
         self._none = np.zeros(self.codec.size, dtype=np.int8)
         self._wait = self._none.copy()
         self._wait[WAIT] = 1
@@ -72,7 +73,7 @@ class Table:
         phase = game.phase
         role = game.cards[player].role if phase is Phase.GESTURE else None
         nb = game.neighbours(player) if phase is Phase.ZOMBIE else None
-        got = self.codec.legal_actions(decisions, self.names, role, nb)
+        got = self.codec.legal_actions(decisions, self.names, role, nb, self._index)
         mask = self._none.copy()
         mask[list(got)] = 1
         if len(self._encoded) >= 4096:
