@@ -29,6 +29,8 @@ pytest.importorskip("uvicorn")
 websockets = pytest.importorskip("websockets")
 httpx = pytest.importorskip("httpx")
 
+from darkcity.server.testing import unfold  # noqa: E402
+
 from .test_server_process import free_port  # noqa: E402
 
 
@@ -123,10 +125,11 @@ async def first(ws: Any, *kinds: str, timeout: float = 10) -> dict[str, Any]:
     """The first message of one of ``kinds`` (or an error)."""
     end = time.monotonic() + timeout
     while True:
-        m: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(),
-                                                              end - time.monotonic()))
-        if m["type"] in kinds or m["type"] == "error":
-            return m
+        frame: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(),
+                                                                  end - time.monotonic()))
+        for m in unfold(frame):  # (a welcome holds the first state)
+            if m["type"] in kinds or m["type"] == "error":
+                return m
 
 
 async def hello(server: Server, code: str, token: str | None = None,
@@ -139,9 +142,10 @@ async def hello(server: Server, code: str, token: str | None = None,
 
 async def state(server: Server, code: str) -> dict[str, Any]:
     """A spectator's first ``state`` message."""
-    ws, _welcome = await hello(server, code, address="127.0.0.200")
+    ws, welcome = await hello(server, code, address="127.0.0.200")
     try:
-        return await first(ws, "state")
+        held: dict[str, Any] | None = welcome.get("state")  # a game's first state
+        return held if held is not None else await first(ws, "state")
     finally:
         await ws.close()
 

@@ -25,7 +25,7 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 httpx = pytest.importorskip("httpx")
 
-from darkcity.server.testing import ScriptedPlayer, create_room, join_room  # noqa: E402
+from darkcity.server.testing import ScriptedPlayer, create_room, join_room, unfold  # noqa: E402
 
 from .test_server import FORBIDDEN_KEYS, _walk  # noqa: E402
 
@@ -93,10 +93,11 @@ async def _snapshot(server: Server, code: str) -> dict[str, Any]:
     async with websockets.connect(f"{server.ws}/ws/{code}", open_timeout=10) as ws:
         await ws.send(json.dumps({"type": "hello"}))
         while True:
-            m = json.loads(await asyncio.wait_for(ws.recv(), 10))
-            if m["type"] == "state":
-                out: dict[str, Any] = m
-                return out
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            for m in unfold(frame):  # (the welcome holds the first state)
+                if m["type"] == "state":
+                    out: dict[str, Any] = m
+                    return out
 
 
 def test_kill_9_mid_game_then_resume(server: Server) -> None:

@@ -28,7 +28,7 @@ pytest.importorskip("websockets")
 from websockets.sync.client import connect
 
 from darkcity.cast import PANEL, Effect, Role
-from darkcity.server.testing import create_room, join_room
+from darkcity.server.testing import create_room, join_room, unfold
 from darkcity.server.text import catalog
 
 from ..test_server_process import Server, free_port
@@ -91,9 +91,9 @@ class Scripted(threading.Thread):
             done, v = -1, None
             while not self.stop.is_set() and time.monotonic() < self.limit:
                 with contextlib.suppress(TimeoutError):
-                    m = json.loads(ws.recv(timeout=0.2))
-                    if m["type"] == "state":
-                        v = m["view"]
+                    for m in unfold(json.loads(ws.recv(timeout=0.2))):  # (welcome: + state)
+                        if m["type"] == "state":
+                            v = m["view"]
                 if v is None or v["phase"] == "over":
                     if v is not None:
                         return

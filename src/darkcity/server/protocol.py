@@ -27,6 +27,7 @@ __all__ = [
     "Start",
     "ValidationError",
     "parse_client_message",
+    "unfold",
 ]
 
 NAME_MAX = 24
@@ -129,3 +130,12 @@ class PlayAgain(_Strict):
     """``POST /api/rooms/{code}/again``: the host's seat token."""
 
     token: str = Field(min_length=1, max_length=64)
+
+
+def unfold(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """A server message and what rides in it as a message of its own, in the order a
+    client takes them: a ``welcome`` that holds the connection's first ``state`` (a
+    game in progress) gives both. (An ``ack`` or a ``lobby`` riding on a message is a
+    field of it, read with it.)"""
+    state = message.get("state") if message.get("type") == "welcome" else None
+    return [message, state] if isinstance(state, dict) else [message]

@@ -35,6 +35,7 @@ from darkcity.record import write_record
 from darkcity.server.bots import LEVELS, bot_decision, new_bot
 from darkcity.server.config import ServerConfig
 from darkcity.server.limits import BadName, clean_name, name_key
+from darkcity.server.protocol import unfold
 from darkcity.server.standing import standing
 from darkcity.server.storage import Storage
 from darkcity.server.text import level_word
@@ -111,9 +112,15 @@ class Member:
 
 
 def plain(message: dict[str, Any]) -> dict[str, Any]:
-    """A message as the client receives it (views become plain data)."""
+    """A message as the client receives it (views become plain data; a welcome's
+    nested ``state`` too)."""
     v = message.get("view")
-    return {**message, "view": v.to_dict()} if isinstance(v, View) else message
+    if isinstance(v, View):
+        message = {**message, "view": v.to_dict()}
+    state = message.get("state")
+    if isinstance(state, dict):
+        message = {**message, "state": plain(state)}
+    return message
 
 
 class Conn:
@@ -151,8 +158,8 @@ class Conn:
                 while len(self.acks) > 1:  # (two decisions at once: the older alone)
                     self.send({"type": "ack", **self.acks[0], "server_time": time.time()})
                 message = {**message, "ack": self.acks.pop()}
-        if self.sent is not None:
-            self.sent.append(plain(message))
+        if self.sent is not None:  # as the reader takes them (a welcome, then its state)
+            self.sent.extend(unfold(plain(message)))
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:  # a client that cannot keep up is dropped
@@ -417,8 +424,8 @@ class Room:
         self.status = "playing"
         self.storage.save_room(self.code, status="playing", lobby=self.lobby_json(),
                                seed=self.seed)
-        self.broadcast_lobby()
         self._advance()
+        self.broadcast_lobby()  # it rides on the first states (due before it)
 
     # -- the game --------------------------------------------------------------
 
@@ -555,11 +562,13 @@ class Room:
             self.reveal_at = now + BEATS * beat
             start = self.reveal_at
             self._schedule_reveal(self.reveal_at)
+            count = {"type": "count", "start": now, "beat": beat, "beats": BEATS,
+                     "server_time": now}
             for c in self.conns:
-                c.send({"type": "count", "start": now, "beat": beat, "beats": BEATS,
-                        "server_time": now})
+                c.send(self._carry_lobby(c, count))
         if game.over:
             self.status = "over"
+            self._lobby_body = None  # (the lobby says so)
             self.deadline = None
             if not stored:
                 self.storage.save_room(self.code, status="over", deadline=(None, None))
@@ -680,7 +689,7 @@ class Room:
         if point:
             progress["deadline"] = self.deadline
         for c in readers:
-            c.send(progress)
+            c.send(self._carry_lobby(c, progress))
 
     _last_phase: Phase | None = None
     _last_night: int = 0
@@ -851,12 +860,15 @@ class Room:
         if member is not None:
             self.away.pop(member.id, None)
         conn.nights_sent = 0
-        # one message: who you are, the table as it is now (you included) and the chat
-        conn.send({**self.welcome(conn), "lobby": self.lobby_public(),
-                   "lines": self.chat[-50:]})
+        # one message: who you are, the table as it is now (you included), the chat and,
+        # in a game, your view of it (the ``state`` a connection's first message holds)
+        welcome = {**self.welcome(conn), "lobby": self.lobby_public(),
+                   "lines": self.chat[-50:]}
+        state = self.state_message(conn)
+        if state is not None:
+            welcome["state"] = state
+        conn.send(welcome)
         self.broadcast_lobby(held=conn, presence=True)  # the others soon
-        if self.game is not None:
-            self.send_state(conn)
 
     def disconnect(self, conn: Conn) -> None:
         self.conns.discard(conn)
@@ -908,16 +920,34 @@ class Room:
 
     _lobby_due: asyncio.TimerHandle | None = None
     _lobby_fresh: set[Conn] = field(default_factory=set)  # hold the lobby as it is now
+    _lobby_body: dict[str, Any] | None = None  # lobby_public() as it is now, once built
+
+    def _lobby_now_body(self) -> dict[str, Any]:
+        if self._lobby_body is None:
+            self._lobby_body = self.lobby_public()
+        return self._lobby_body
 
     def _lobby_message(self) -> dict[str, Any]:
-        return {"type": "lobby", "lobby": self.lobby_public(), "server_time": self.clock()}
+        return {"type": "lobby", "lobby": self._lobby_now_body(), "server_time": self.clock()}
+
+    def _carry_lobby(self, conn: Conn, message: dict[str, Any]) -> dict[str, Any]:
+        """``message`` (a state, progress or count), with the lobby riding on it when a
+        lobby broadcast is due and ``conn`` does not hold the lobby as it is now: the
+        reader then holds it, and the broadcast leaves it out (one message, not two)."""
+        if self._lobby_due is None or conn in self._lobby_fresh:
+            return message
+        self._lobby_fresh.add(conn)
+        return {**message, "lobby": self._lobby_now_body()}
 
     def broadcast_lobby(self, held: Conn | None = None, presence: bool = False) -> None:
         """Everybody's lobby, soon: changes within ``coalesce_s`` make one broadcast;
         a change of who is connected only (``presence``: a table's six hellos, everyone
         coming back after a restart) waits up to ``presence_s``, to share one.
-        ``held``: a reader that holds the lobby as it is now, from its welcome."""
+        ``held``: a reader that holds the lobby as it is now, from its welcome. Until
+        the broadcast leaves, a state, progress or count a reader gets carries it
+        instead (:meth:`_carry_lobby`)."""
         self._lobby_fresh = {held} if held is not None else set()
+        self._lobby_body = None
         if not self.conns:
             return
         try:
@@ -933,6 +963,10 @@ class Room:
             self._lobby_due = loop.call_at(when, self._lobby_now)
 
     def _lobby_now(self) -> None:
+        if self._broadcast_due:  # the states about to leave carry it: after them
+            self._lobby_due = asyncio.get_running_loop().call_later(self.server.coalesce_s,
+                                                                    self._lobby_now)
+            return
         self._lobby_due = None
         readers = [c for c in self.conns if c not in self._lobby_fresh]
         self._lobby_fresh = set()
@@ -942,10 +976,18 @@ class Room:
                 c.send(body)
 
     def send_state(self, conn: Conn) -> None:
-        """The reader's view of the game (while the Mayor counts, the old view holds)."""
+        """The reader's view of the game (while the Mayor counts, the old view holds);
+        a lobby due soon rides on it."""
+        state = self.state_message(conn)
+        if state is not None:
+            conn.send(self._carry_lobby(conn, state))
+
+    def state_message(self, conn: Conn) -> dict[str, Any] | None:
+        """The ``state`` message of the reader's view (``None``: no game, or the Mayor is
+        counting); the nights in it are counted as sent."""
         game = self.game
         if game is None or self.reveal_at is not None:
-            return
+            return None
         player = self.player_of(conn.member)
         seat = self.seat_of(conn.member)
         if player is None and seat is not None and self.players:
@@ -953,9 +995,9 @@ class Room:
         since = conn.nights_sent + 1
         v = _localize(view(game, player, since=since), game, conn.t)
         conn.nights_sent = len(game.nights)
-        conn.send({"type": "state", "view": v, "deadline": self.deadline,
-                   "server_time": self.clock(), "counting": self.reveal_at,
-                   "seq": self.seq, "standing": standing(v, conn.t)})
+        return {"type": "state", "view": v, "deadline": self.deadline,
+                "server_time": self.clock(), "counting": self.reveal_at,
+                "seq": self.seq, "standing": standing(v, conn.t)}
 
     def record(self) -> dict[str, Any]:
         """The darkcity-game/1 record (the referee's archive): only once the game is over."""

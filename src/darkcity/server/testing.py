@@ -23,7 +23,10 @@ from typing import Any
 import httpx
 import websockets
 
-__all__ = ["ScriptedPlayer", "create_room", "join_room"]
+from darkcity.server.protocol import unfold
+
+__all__ = ["ScriptedPlayer", "create_room", "join_room", "unfold"]
+
 
 def _loads(raw: str | bytes) -> Any:
     try:
@@ -99,51 +102,52 @@ class ScriptedPlayer:
         if start:
             await ws.send(json.dumps({"type": "start"}))
         async for raw in ws:
-            m = _loads(raw)
+            frame = _loads(raw)
             self.received += 1
             self.bytes_received += len(raw)
             if self.keep:
-                self.messages.append(m)
-            kind = m.get("type")
-            self.kinds[str(kind)] += 1
-            ack = m if kind == "ack" else m.get("ack")  # on its own, or riding on a message
-            if ack is not None:
-                t0 = sent.pop(str(ack.get("ref")), None)
-                if t0 is not None:
-                    self.latencies.append(time.perf_counter() - t0)
-            if kind == "count":
-                reveal_at = float(m["start"]) + float(m["beats"]) * float(m["beat"])
-                continue
-            if kind == "ack":
-                continue
-            if kind == "error":
-                self.errors.append(m)
-                decided_at = -1 if m.get("code") in ("counting", "late") else decided_at
-                continue
-            if kind == "welcome":  # (again: the room moved to another process) a decision
-                decided_at = -1  # in flight may not have arrived: decide again if asked
-                continue
-            if kind != "state":
-                continue
-            if reveal_at is not None:  # the reveal, late by this (one clock: loopback)
-                self.reveals.append(time.time() - reveal_at)
-                reveal_at = None
-            v = m["view"]
-            self.view = v
-            if v["phase"] == "over":
-                self.over = True
-                return
-            if not v["choices"] or v["decision_id"] == decided_at:
-                continue
-            if stop_after_decisions is not None and made >= stop_after_decisions:
-                return
-            if self.think_s[1] > 0:
-                await asyncio.sleep(self.rng.uniform(*self.think_s))
-            choice = dict(self.rng.choice(v["choices"]))
-            choice.pop("player", None)
-            ref = f"{self.code}:{v['decision_id']}:{made}"
-            sent[ref] = time.perf_counter()
-            decided_at = v["decision_id"]
-            made += 1
-            await ws.send(json.dumps({"type": "decide", "at": v["decision_id"],
-                                      "decision": choice, "ref": ref}))
+                self.messages.append(frame)
+            self.kinds[str(frame.get("type"))] += 1
+            for m in unfold(frame):  # (a welcome may hold the first state)
+                kind = m.get("type")
+                ack = m if kind == "ack" else m.get("ack")  # on its own, or riding on a message
+                if ack is not None:
+                    t0 = sent.pop(str(ack.get("ref")), None)
+                    if t0 is not None:
+                        self.latencies.append(time.perf_counter() - t0)
+                if kind == "count":
+                    reveal_at = float(m["start"]) + float(m["beats"]) * float(m["beat"])
+                    continue
+                if kind == "ack":
+                    continue
+                if kind == "error":
+                    self.errors.append(m)
+                    decided_at = -1 if m.get("code") in ("counting", "late") else decided_at
+                    continue
+                if kind == "welcome":  # (again: the room moved to another process) a decision
+                    decided_at = -1  # in flight may not have arrived: decide again if asked
+                    continue
+                if kind != "state":
+                    continue
+                if reveal_at is not None:  # the reveal, late by this (one clock: loopback)
+                    self.reveals.append(time.time() - reveal_at)
+                    reveal_at = None
+                v = m["view"]
+                self.view = v
+                if v["phase"] == "over":
+                    self.over = True
+                    return
+                if not v["choices"] or v["decision_id"] == decided_at:
+                    continue
+                if stop_after_decisions is not None and made >= stop_after_decisions:
+                    return
+                if self.think_s[1] > 0:
+                    await asyncio.sleep(self.rng.uniform(*self.think_s))
+                choice = dict(self.rng.choice(v["choices"]))
+                choice.pop("player", None)
+                ref = f"{self.code}:{v['decision_id']}:{made}"
+                sent[ref] = time.perf_counter()
+                decided_at = v["decision_id"]
+                made += 1
+                await ws.send(json.dumps({"type": "decide", "at": v["decision_id"],
+                                          "decision": choice, "ref": ref}))

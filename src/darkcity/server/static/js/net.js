@@ -85,20 +85,23 @@ function onMessage(m) {
   // a decision's acknowledgement rides on the decider's next state, count or progress
   // (or comes alone as an "ack"): the wait for it ends
   if (m.ack) S.pending = false;
+  // the lobby rides on a welcome, and on a state, progress or count sent while a
+  // change of the lobby was due: it is read first (a game that starts says so in it)
+  if (m.lobby) newLobby(m.lobby);
   switch (m.type) {
-    case "welcome":  // it carries the lobby and the chat's last lines
+    case "welcome":  // it carries the chat's last lines and, in a game, the first state
       S.member = m.member; S.online = true; S.retry = 0;
-      if (m.lobby) newLobby(m.lobby);
       if (m.lines) S.chat = m.lines;
+      if (m.state) newState(m.state);
       break;
     case "pong": S.offset = m.server_time - (m.t + Date.now() / 1000) / 2; break;
-    case "lobby": newLobby(m.lobby); break;
+    case "lobby": break;
     case "state": newState(m); break;
     case "progress": {
       const V = S.view;
-      if (!V) return;
+      if (!V) break;  // (a lobby it carried is shown all the same)
       if ("deadline" in m) { V.decision_id = m.decision_id; S.deadline = m.deadline; }
-      if (V.decision_id !== m.decision_id) return;
+      if (V.decision_id !== m.decision_id) break;
       V.required = m.required; V.pending = m.pending;
       const req = new Set(m.required), pend = new Set(m.pending);
       for (const seat of V.seats) seat.decided = req.has(seat.name) ? !pend.has(seat.name) : null;
