@@ -8,6 +8,7 @@ from, so it holds nothing the reader's view does not.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from darkcity.cast import Role, parse_role
@@ -18,21 +19,24 @@ from darkcity.views import SeatView, View
 __all__ = ["standing"]
 
 
-def _journal(seat: SeatView) -> dict[Role, int]:
+Journal = tuple[tuple[str, int], ...]  # a seat's rows: (role, XP), sheet order
+
+
+def _journal(journal: Journal) -> dict[Role, int]:
     out: dict[Role, int] = {}
-    for key, xp in seat.journal:
+    for key, xp in journal:
         r = parse_role(key)
         if r is not None:
             out[r] = xp
     return out
 
 
-def _sheet(v: View) -> tuple[Role, ...]:
-    return tuple(r for k in v.journal_roles if (r := parse_role(k)) is not None)
+def _sheet(journal_roles: tuple[str, ...]) -> tuple[Role, ...]:
+    return tuple(r for k in journal_roles if (r := parse_role(k)) is not None)
 
 
-def _seat(seat: SeatView, sheet: tuple[Role, ...]) -> dict[str, Any]:
-    j = _journal(seat)
+def _seat(name: str, journal: Journal, sheet: tuple[Role, ...]) -> dict[str, Any]:
+    j = _journal(journal)
     met = conditions_met(j)
     near: list[str] = []
     if not met:  # one XP more in which row would meet a condition
@@ -41,7 +45,7 @@ def _seat(seat: SeatView, sheet: tuple[Role, ...]) -> dict[str, Any]:
                 near.append(r.key)
     top = max(j.items(), key=lambda kv: kv[1], default=None)
     return {
-        "name": seat.name,
+        "name": name,
         "xp": total(j),
         "rows": sum(1 for x in j.values() if x > 0),
         "progress": [{"condition": c, "have": have, "need": need,
@@ -77,9 +81,23 @@ def _tiebreak(v: View, seats: list[dict[str, Any]], t: Translator) -> str | None
                         rows=w["rows"], other_rows=best["rows"]))
 
 
+@functools.lru_cache(maxsize=4096)
+def _seats(journals: tuple[tuple[str, Journal], ...],
+           journal_roles: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Every seat's standing from the seats' names and journals: one computation for
+    all the readers and messages that show the same journals (shared: not to be
+    changed)."""
+    sheet = _sheet(journal_roles)
+    return [_seat(name, journal, sheet) for name, journal in journals]
+
+
+def _key(seat: SeatView) -> tuple[str, Journal]:
+    return seat.name, seat.journal
+
+
 def standing(v: View, t: Translator) -> dict[str, Any]:
     """Per seat: XP, rows, progress towards each condition, conditions met, the rows
-    one XP from a win; and once there are winners, the tiebreak explained."""
-    sheet = _sheet(v)
-    seats = [_seat(s, sheet) for s in v.seats]
+    one XP from a win; and once there are winners, the tiebreak explained. The seats'
+    part depends on their journals only, so it is computed once for equal journals."""
+    seats = _seats(tuple(map(_key, v.seats)), v.journal_roles)
     return {"seats": seats, "tiebreak": _tiebreak(v, seats, t)}

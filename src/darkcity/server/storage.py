@@ -22,6 +22,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -106,7 +107,14 @@ class Storage:
                     raise
                 time.sleep(0.2 * (attempt + 1))
         self._conn: Connection | None = None
+        # a decision's statements, built once (each call only binds its values)
         self._insert_decision = insert(decisions_table)
+        self._point = update(rooms_table).where(rooms_table.c.code == bindparam("room")) \
+            .values(updated=bindparam("now"), deadline=bindparam("deadline"),
+                    deadline_dp=bindparam("deadline_dp"))
+        self._end = update(rooms_table).where(rooms_table.c.code == bindparam("room")) \
+            .values(updated=bindparam("now"), status=bindparam("status"),
+                    deadline=bindparam("deadline"), deadline_dp=bindparam("deadline_dp"))
 
     @property
     def conn(self) -> Connection:
@@ -173,14 +181,16 @@ class Storage:
             c = self.conn
             c.execute(self._insert_decision, {"room": code, "seq": seq, "doc": json.dumps(doc),
                                               "source": source, "at": now})
-            values: dict[str, Any] = {}
-            if deadline is not None:
-                values["deadline"], values["deadline_dp"] = deadline
-            if status is not None:
-                values["status"] = status
-            if values:
-                c.execute(update(rooms_table).where(rooms_table.c.code == code).values(
-                    updated=now, **values))
+            if deadline is None:
+                if status is not None:
+                    c.execute(update(rooms_table).where(rooms_table.c.code == code).values(
+                        updated=now, status=status))
+                return
+            row = {"room": code, "now": now, "deadline": deadline[0], "deadline_dp": deadline[1]}
+            if status is None:
+                c.execute(self._point, row)
+            else:
+                c.execute(self._end, {**row, "status": status})
 
     def load_room(self, code: str) -> StoredRoom | None:
         with self._tx():
