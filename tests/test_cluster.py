@@ -295,13 +295,12 @@ def test_workers_need_redis() -> None:
 def test_a_decision_stored_twice_is_refused_and_the_room_reconciled(tmp_path: Any) -> None:
     """The fence: two processes that both believe they run a room write the same
     ``seq``; the second is refused by the key, the room is left as it was (its game
-    rolled back, nothing acknowledged) and handed to the cluster to read again."""
-    from sqlalchemy.exc import IntegrityError
-
+    rolled back, nothing acknowledged) and handed to the cluster to read again; the
+    player is told the table moved on (``stale``: choose again), not of an error."""
     from darkcity.server.cluster import FencedStorage
     from darkcity.server.config import ServerConfig
     from darkcity.server.protocol import CreateRoom
-    from darkcity.server.rooms import RoomManager
+    from darkcity.server.rooms import Refusal, RoomManager
     from darkcity.views import view
 
     db = f"sqlite:///{tmp_path / 'fence.sqlite3'}"
@@ -322,8 +321,9 @@ def test_a_decision_stored_twice_is_refused_and_the_room_reconciled(tmp_path: An
     acks: list[int] = []
     stale.decide(host.id, v.decision_id, dict(choice))  # the other process stores seq 0
     log_before = list(room.game.log)
-    with pytest.raises(IntegrityError):
+    with pytest.raises(Refusal) as refused:
         room.decide(host.id, v.decision_id, dict(choice), acks.append)
+    assert refused.value.code == "stale"
     assert conflicts == [room.code] and acks == [] and room.seq == 0
     assert room.game.log == log_before  # rolled back: nothing applied here
     assert [d.seq for d in here.decisions(room.code)] == [0]

@@ -7,9 +7,11 @@ around the app) makes them one server:
 
 - **A room is run by exactly one process at a time**, the one that holds its lease
   (``darkcity:lease:{code}``, the owner's node id with a time to live of ``lease_s``,
-  renewed every third of it while the room is in memory). A process takes a free
-  lease with ``SET NX`` and only then loads the room from the database, so it starts
-  from what is stored, never from a stale copy.
+  renewed every third of it while the room is in memory, by a thread of its own
+  (:class:`_Renewer`): a loop busy with game work does not let leases run out, and a
+  loop that has not run for ``4 × lease_s`` is taken for hung and stops renewing).
+  A process takes a free lease with ``SET NX`` and only then loads the room from the
+  database, so it starts from what is stored, never from a stale copy.
 - **A client may connect to any process.** Every request about a room (its WebSocket,
   ``/api/rooms/{code}/...``) is run by the app *of the room's owner*: where that is
   another process, the one the client reached (its *edge*) tunnels the ASGI events
@@ -42,6 +44,8 @@ import re
 import secrets
 import socket
 import struct
+import threading
+import time
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -51,7 +55,7 @@ from sqlalchemy.exc import IntegrityError
 
 from darkcity.server.config import ServerConfig
 from darkcity.server.rooms import CODE_ALPHABET, CODE_LENGTH, Room, RoomManager
-from darkcity.server.storage import Storage
+from darkcity.server.storage import Storage, Superseded
 
 __all__ = ["Cluster", "FencedStorage", "Routes", "make_storage", "pack", "room_code", "unpack"]
 
@@ -183,12 +187,12 @@ class FencedStorage(Storage):
                         status: str | None = None) -> None:
         try:
             super().append_decision(code, seq, doc, source, deadline, status)
-        except IntegrityError:
+        except IntegrityError as e:
             log.warning("room %s: decision %d is stored already (another process ran the "
                         "room); reconciling", code, seq)
             if self.on_conflict is not None:
                 self.on_conflict(code)
-            raise
+            raise Superseded(code, seq) from e
 
 
 def make_storage(config: ServerConfig) -> Storage:
@@ -374,6 +378,60 @@ class Routes:
         await self.cluster.route(scope, receive, send)
 
 
+class _Renewer(threading.Thread):
+    """Renews this node's leases (and its liveness key) every third of the lease, from
+    a thread with its own Redis connection, so that no amount of work queued on the
+    event loop (many rooms revealing at once, a long collection) lets them run out
+    while the process is alive. Python hands the GIL to a waiting thread every few
+    milliseconds, so the thread is never starved by the loop's work.
+
+    It renews only while the loop shows it runs (:attr:`Cluster.heartbeat`, moved on
+    every tenth of a second by a task there): a loop stuck for ``stall_s`` is taken
+    for a hung process, whose rooms are then left to expire and be taken over, as a
+    dead one's would. A lease found lost is handed to the loop (:meth:`Cluster.drop`)."""
+
+    def __init__(self, cluster: Cluster, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(name=f"darkcity-leases-{cluster.node}", daemon=True)
+        import redis
+
+        self.cluster, self.loop = cluster, loop
+        lease_s = cluster.lease_ms / 1000
+        self.beat_s = lease_s / 3
+        self.stall_s = 4 * lease_s
+        self.client: Any = redis.Redis.from_url(cluster.url, socket_timeout=self.beat_s,
+                                                socket_connect_timeout=self.beat_s)
+        self.renew = self.client.register_script(_RENEW)
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        cluster = self.cluster
+        while not self.done.wait(self.beat_s):
+            if time.monotonic() - cluster.heartbeat > self.stall_s:
+                continue  # the loop is stuck: let the leases run out
+            codes = list(cluster.owned)  # (a copy taken under the GIL, at once)
+            try:
+                pipe = self.client.pipeline(transaction=False)
+                pipe.set(ALIVE + cluster.node, "1", px=cluster.lease_ms)
+                for code in codes:
+                    self.renew(keys=[LEASE + code], args=[cluster.node, cluster.lease_ms],
+                               client=pipe)
+                out = pipe.execute()
+            except Exception:
+                if not self.done.is_set():
+                    log.exception("renewing the leases failed")
+                continue
+            lost = [code for code, ok in zip(codes, out[1:], strict=True) if not ok]
+            if lost and not self.done.is_set():
+                with contextlib.suppress(RuntimeError):  # (the loop has closed)
+                    self.loop.call_soon_threadsafe(cluster.lost, lost)
+
+    def stop(self) -> None:
+        self.done.set()
+        self.join(2 * self.beat_s + 1)
+        with contextlib.suppress(Exception):
+            self.client.close()
+
+
 class Cluster:
     """This process's part in a server that shares its rooms with other processes."""
 
@@ -397,7 +455,8 @@ class Cluster:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._next = 0
         self.stopping = False
-        self._renew = self.redis.register_script(_RENEW)
+        self.heartbeat = time.monotonic()  # moved on by the loop; read by the renewer
+        self._renewer: _Renewer | None = None
         self._release = self.redis.register_script(_RELEASE)
 
     @property
@@ -417,8 +476,10 @@ class Cluster:
             manager.storage.on_conflict = self.reconcile
         await self.redis.ping()
         await self.redis.set(ALIVE + self.node, "1", px=self.lease_ms)
-        for loop in (self._receiver(), self._sender(), self._keeper()):
+        for loop in (self._receiver(), self._sender(), self._keeper(), self._beat()):
             self._spawn(loop)
+        self._renewer = _Renewer(self, asyncio.get_running_loop())
+        self._renewer.start()
         await asyncio.wait_for(self._ready.wait(), 10)
         log.info("node %s joined the cluster at %s", self.node, self.url)
 
@@ -427,6 +488,8 @@ class Cluster:
         and then the sockets other processes tunnelled here are told to look again, so
         those processes take the rooms over without waiting for a lease to run out."""
         self.stopping = True
+        if self._renewer is not None:  # no renewal may follow the release below
+            await asyncio.to_thread(self._renewer.stop)
         codes = sorted(self.owned)
         for code in codes:
             self._retire(self.rooms.rooms.pop(code, None))
@@ -671,6 +734,12 @@ class Cluster:
             log.warning("node %s lost the lease of room %s", self.node, code)
         self._leave(code, moving=True)
 
+    def lost(self, codes: list[str]) -> None:
+        """Leases the renewer found lost (on the loop): those still owned are dropped."""
+        for code in codes:
+            if code in self.owned:
+                self.drop(code)
+
     def reconcile(self, code: str) -> None:
         """A decision collided with a stored one: the room is read from the database again
         if its lease is still ours, else let go."""
@@ -799,23 +868,18 @@ class Cluster:
         for code in [c for c in self.owned if c not in self.rooms.rooms]:
             self.owned.discard(code)  # it left memory (over and idle): its lease goes too
             await self._release(keys=[LEASE + code], args=[self.node])
-        codes = sorted(self.owned)
+        # (the leases themselves are renewed by the renewer's thread)
         edges = sorted({t.edge for t in self.tunnels.values() if t.edge is not None})
         relayed = sorted({e.code for e in self.edges.values() if e.owner is not None})
+        if not edges and not relayed:
+            return
         pipe = self.redis.pipeline(transaction=False)
-        pipe.set(ALIVE + self.node, "1", px=self.lease_ms)
-        for code in codes:
-            await self._renew(keys=[LEASE + code], args=[self.node, self.lease_ms], client=pipe)
         for edge in edges:
             pipe.exists(ALIVE + edge)
         for code in relayed:
             pipe.get(LEASE + code)
         out = await pipe.execute()
-        i = 1
-        for code in codes:
-            if not out[i]:
-                self.drop(code)
-            i += 1
+        i = 0
         for edge in edges:
             if not out[i]:  # that process is gone: its clients are away
                 for tunnel in [t for t in self.tunnels.values() if t.edge == edge]:
@@ -829,6 +893,12 @@ class Cluster:
             if edge_socket.owner is not None and \
                     owners.get(edge_socket.code, edge_socket.owner) != edge_socket.owner:
                 edge_socket.receive_out(MOVED, b"")  # its owner is gone or changed
+
+    async def _beat(self) -> None:
+        """The loop's heartbeat, for the renewer: it runs, so its leases are renewed."""
+        while True:
+            self.heartbeat = time.monotonic()
+            await asyncio.sleep(0.1)
 
     async def _adopt(self) -> None:
         """Games in play that nobody runs (their owner died) are taken over, so their

@@ -37,7 +37,7 @@ from darkcity.server.config import ServerConfig
 from darkcity.server.limits import BadName, clean_name, name_key
 from darkcity.server.protocol import unfold
 from darkcity.server.standing import standing
-from darkcity.server.storage import Storage
+from darkcity.server.storage import Storage, Superseded
 from darkcity.server.text import level_word
 from darkcity.server.thinking import BotPool, Request
 from darkcity.views import View, decision_from_dict, decision_to_dict, view
@@ -464,7 +464,10 @@ class Room:
             game.verify(d)
         except IllegalDecision as e:
             raise Refusal(e.code, _REFUSALS.get(e.code, _ILLEGAL)) from None
-        self._commit(d, "player", ack)
+        try:
+            self._commit(d, "player", ack)
+        except Superseded:  # the room ran elsewhere meanwhile: it is read again
+            raise Refusal("stale", _REFUSALS["stale"]) from None
 
     def _change(self, player: str, d: Any, ack: Callable[[int], None] | None) -> None:
         """A sealed decision made again: the game without the first one, then this one."""
@@ -485,8 +488,10 @@ class Room:
         del self.history[first]
         try:
             self._commit(d, "change", ack)
-        except Exception:  # not stored: the first decision stands
+        except Exception as e:  # not stored: the first decision stands
             self.game, self.history = game, history
+            if isinstance(e, Superseded):  # the room ran elsewhere meanwhile
+                raise Refusal("stale", _REFUSALS["stale"]) from None
             raise
 
     def _commit(self, d: Any, source: str, ack: Callable[[int], None] | None = None) -> None:
@@ -1235,6 +1240,8 @@ class RoomManager:
             if room.status == "playing" or room.reveal_at is not None:
                 try:
                     room.tick()
+                except Superseded:  # another process ran it meanwhile (logged): let go
+                    continue
                 except Exception:
                     if now - self.failing.get(room.code, -math.inf) >= 60:  # once a minute
                         self.failing[room.code] = now
