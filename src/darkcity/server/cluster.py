@@ -197,7 +197,8 @@ class FencedStorage(Storage):
 
 def make_storage(config: ServerConfig) -> Storage:
     """The rooms' database: fenced when several processes share it."""
-    return FencedStorage(config.database) if config.redis_url else Storage(config.database)
+    kind = FencedStorage if config.redis_url else Storage
+    return kind(config.database, config.pg_synchronous_commit)
 
 
 @dataclass(eq=False)

@@ -56,6 +56,8 @@ class ServerConfig:
     min_beat_s: float = 0.1
     min_bot_delay_s: float = 0.1
     bot_workers: int = 2  # processes that run the bots' thinking (0: on the event loop)
+    # PostgreSQL: "off" (the durability of SQLite's WAL mode: storage.Storage) or "on"
+    pg_synchronous_commit: str = "off"
     tick_s: float = 0.05  # the clock's resolution (deadlines, bots, counts)
     coalesce_s: float = 0.01  # changes within this window make one broadcast (acks go first)
     progress_s: float = 0.5  # "who has decided" goes to the others at most this often
@@ -78,6 +80,7 @@ class ServerConfig:
             "rate_per_s": _float(env, "DARKCITY_RATE_PER_S", 15.0),
             "rate_burst": _int(env, "DARKCITY_RATE_BURST", 40),
             "max_rooms": _int(env, "DARKCITY_MAX_ROOMS", 5000),
+            "pg_synchronous_commit": env.get("DARKCITY_PG_SYNCHRONOUS_COMMIT") or "off",
         }
         values.update(_limits(env))
         values.update({k: v for k, v in overrides.items() if v is not None})

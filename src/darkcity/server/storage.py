@@ -35,6 +35,9 @@ from sqlalchemy.exc import DBAPIError
 
 __all__ = ["Storage", "StoredDecision", "StoredRoom", "Superseded"]
 
+#: PostgreSQL's values of ``synchronous_commit`` (checked: it is written into a SET).
+_SYNCHRONOUS_COMMIT = ("off", "local", "remote_write", "remote_apply", "on")
+
 
 class Superseded(Exception):
     """A decision's place in its room's history is taken: another process has run the
@@ -85,9 +88,18 @@ class StoredRoom:
 
 
 class Storage:
-    """The rooms' database (synchronous, short transactions)."""
+    """The rooms' database (synchronous, short transactions).
 
-    def __init__(self, url: str) -> None:
+    ``synchronous_commit`` (PostgreSQL): ``"off"`` by default, the durability of the
+    embedded SQLite default (WAL mode, ``synchronous=NORMAL``): a commit is in the
+    database at once, for every other session, and survives the darkcity process
+    being killed; only a crash of PostgreSQL's machine itself may lose the last
+    commits (up to three ``wal_writer_delay``, 0.6 s by default), never the database's
+    consistency. The event loop then does not wait for the disk's flush (about 4 ms
+    a commit here) at every decision. ``"on"``: every commit waits for the flush
+    (``DARKCITY_PG_SYNCHRONOUS_COMMIT=on``, docs/deploy.md)."""
+
+    def __init__(self, url: str, synchronous_commit: str = "off") -> None:
         self.url = url
         sqlite = url.startswith("sqlite")
         self.engine: Engine = create_engine(
@@ -104,6 +116,17 @@ class Storage:
                 # checkpoints run off the event loop (checkpoint()), not inside a commit
                 cur.execute("PRAGMA wal_autocheckpoint=0")
                 cur.close()
+        elif url.startswith("postgresql"):
+            if synchronous_commit not in _SYNCHRONOUS_COMMIT:
+                raise ValueError(f"synchronous_commit={synchronous_commit!r}: one of "
+                                 f"{', '.join(_SYNCHRONOUS_COMMIT)}")
+
+            @event.listens_for(self.engine, "connect")
+            def _session(conn: Any, _record: Any) -> None:
+                cur = conn.cursor()
+                cur.execute(f"SET synchronous_commit TO {synchronous_commit}")
+                cur.close()
+                conn.commit()
         for attempt in range(5):  # several processes may start on one new database
             try:
                 metadata.create_all(self.engine)
