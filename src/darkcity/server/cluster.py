@@ -24,7 +24,7 @@ around the app) makes them one server:
   takes the lease and reloads the room (every stored decision, the open point's
   deadline). Each socket is then tunnelled again to where the room now is, and the
   client's first ``hello`` is said again for it: the client keeps its seat and gets a
-  fresh ``welcome`` and ``state`` on the socket it never had to close.
+  fresh ``welcome`` (holding its ``state``) on the socket it never had to close.
 - **Nothing acknowledged is lost, nothing is applied twice**: a decision is stored
   before its ``ack`` leaves, and the decisions table's key ``(room, seq)`` fences a
   process that lost its lease without knowing it (a long pause): its next decision
