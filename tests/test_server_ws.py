@@ -197,3 +197,37 @@ def test_a_short_game_over_the_socket_with_acks(fast_client: TestClient) -> None
         assert seen_over and decided > 3
         record = client.get(f"/api/rooms/{code}/record")
         assert record.status_code == 200 and record.json()["format"] == "darkcity-game/1"
+
+
+def test_the_start_rides_on_the_first_state_and_a_welcome_holds_the_state(
+        fast_client: TestClient) -> None:
+    """Issue #14: the lobby a game's start changes reaches the host on its first state
+    (no lobby message of its own), and a connection to a game in progress gets its
+    view inside its welcome (one message, not two)."""
+    client = fast_client
+    room = _room(client, decide_s=30, bot_delay_s=5)
+    code, token = room["code"], room["token"]
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        welcome = _until(ws, "welcome")
+        assert "state" not in welcome and welcome["lobby"]["status"] == "lobby"
+        for seat in (1, 2, 3):
+            ws.send_text(json.dumps({"type": "add-bot", "seat": seat, "level": "random"}))
+        assert _until(ws, "lobby")["lobby"]["seats"][3]["kind"] == "bot"
+        ws.send_text(json.dumps({"type": "start"}))
+        seen: list[dict[str, Any]] = []
+        for _ in range(20):
+            m: dict[str, Any] = ws.receive_json(mode="binary")
+            seen.append(m)
+            if m["type"] == "state":
+                break
+        first = seen[-1]
+        assert first["type"] == "state" and first["lobby"]["status"] == "playing", seen
+        assert not [m for m in seen if m["type"] == "lobby"], seen  # it rode on the state
+        with client.websocket_connect(f"/ws/{code}") as watcher:
+            watcher.send_text(json.dumps({"type": "hello"}))
+            held = _until(watcher, "welcome")
+            assert held["member"] is None and held["lobby"]["status"] == "playing"
+            state = held["state"]
+            assert state["type"] == "state" and state["view"]["viewer"] is None
+            assert state["view"]["decision_id"] == first["view"]["decision_id"]
