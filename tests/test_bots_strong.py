@@ -64,8 +64,7 @@ def test_gestures_are_mixed_not_a_pure_best_reply() -> None:
 
 
 def test_leader_aims_tell_who_hunts_the_leader() -> None:
-    from darkcity.bots.knowledge import leader_aims
-    from darkcity.views import view
+    from darkcity.bots.knowledge import leader_aims, read_facts
 
     names = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred")
     game = Game(Settings(players=names, deck=preset("basic", 6)), 5)
@@ -74,8 +73,11 @@ def test_leader_aims_tell_who_hunts_the_leader() -> None:
     while not game.over:
         for p in game.pending:
             game.apply(bots[p].step(Observation(game, p)))
-    aims = leader_aims(view(game, "Ana").history, "Ana")
+    obs = Observation(game, "Ana")
+    aims = leader_aims(obs.view.history, "Ana", journals=read_facts(obs).journals)
     assert "Ana" not in aims and all(0.0 <= x <= 1.0 for x in aims.values())
     hunters = sum(aims[p] for p in ("Bia", "Duda", "Fred")) / 3
     others = sum(aims[p] for p in ("Caio", "Enzo")) / 2
-    assert hunters > others
+    # a probability of hunting the leader: the heuristics, who also hit the leader
+    # more often than chance (they aim where their role scores), read as unlikely
+    assert hunters > 0.7 and others < 0.2

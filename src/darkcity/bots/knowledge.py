@@ -591,15 +591,34 @@ def withdrawal_propensity(history: Sequence[NightView], me: str, *, prior: float
     return (withdrew + prior * weight) / (threatened + weight)
 
 
-def leader_aims(history: Sequence[NightView], me: str, *, weight: float = 3.0
-                ) -> dict[str, float]:
-    """Per other player, how much more often than chance it aimed at the player
-    nearest a victory (from the finished nights, public: the journals are
-    rebuilt from each night's XP in the row of the card played), as a share in
-    [0, 1]: 0 aims like chance, 1 always at the leader. Only gestures free to aim
-    at anyone count (a Vampire's, a Hunter's...); a Beta prior at chance."""
+def leader_aims(history: Sequence[NightView], me: str, *,
+                journals: Mapping[str, Mapping[Role, int]] | None = None,
+                prior: float = 0.15, hit: float = 0.85) -> dict[str, float]:
+    """Per other player, the probability that it hunts the leader (aims at the
+    player nearest a victory whenever it can), from the finished nights (public).
+
+    A comparison of two models by their likelihood, aim by aim: a leader hunter
+    hits a leader with probability ``hit`` (journals rebuilt from the nights may
+    misplace a leader), anyone else as often as chance (its arrows among the
+    rivals). ``prior``: the share of leader hunters expected at a table. Only
+    gestures free to aim at anyone count (a Vampire's, a Hunter's...), and only
+    where a leader stands out (while everyone is level an aim tells nothing).
+    A measure of how much more often than chance a player aims at the leader
+    would not do: a player who aims where its role scores (the heuristic) also
+    hits the leader more often than chance, and would be read as a hunter.
+
+    ``journals`` (the current public journals) gives the journals the first
+    night started from (the free XP), the nights' XP subtracted."""
     rows: dict[str, dict[Role, int]] = {}
-    seen: dict[str, list[float]] = {}
+    if journals is not None:
+        for p, j in journals.items():
+            rows[p] = dict(j)
+        for nv in history:
+            for p, x in nv.xp:
+                role = _role(dict(nv.cards)[p].role)
+                if x > 0 and p in rows:
+                    rows[p][role] = max(0, rows[p].get(role, 0) - x)
+    logit: dict[str, float] = {}
     for nv in history:
         players = [p for p, _ in nv.cards]
         roles = {p: _role(c.role) for p, c in nv.cards}
@@ -615,20 +634,18 @@ def leader_aims(history: Sequence[NightView], me: str, *, weight: float = 3.0
             best = min(dist[x] for x in rivals)
             leaders = {x for x in rivals if dist[x] == best}
             chance = min(1.0, len(g.targets) * len(leaders) / len(rivals))
-            row = seen.setdefault(q, [0.0, 0.0, 0.0])  # aims, at a leader, chance
-            row[0] += 1
-            row[1] += any(t in leaders for t in g.targets)
-            row[2] += chance
+            if chance >= hit:
+                continue  # nothing to tell the models apart
+            at = any(t in leaders for t in g.targets)
+            logit[q] = logit.get(q, 0.0) + (math.log(hit / chance) if at
+                                            else math.log((1 - hit) / (1 - chance)))
         for p, x in nv.xp:
             if x > 0:
                 j = rows.setdefault(p, {})
                 j[roles[p]] = j.get(roles[p], 0) + x
-    out = {}
-    for q, (n, hit, chance) in seen.items():
-        base = chance / n
-        rate = (hit + base * weight) / (n + weight)
-        out[q] = max(0.0, (rate - base) / (1 - base)) if base < 1 else 0.0
-    return out
+    z0 = math.log(prior / (1 - prior))
+    return {q: 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z0 + lr))))
+            for q, lr in logit.items()}
 
 
 def withdrawal_rates(history: Sequence[NightView], me: str, *, prior: float = 0.15,

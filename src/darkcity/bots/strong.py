@@ -223,7 +223,7 @@ class StrongBot(Bot):
                                                prior=self.params.withdraw_rate)
             self._rates = (withdrawal_rates(obs.view.history, f.me, prior=self._rate)
                            if self.params.learn_withdrawals else None)
-            self._leaders = (leader_aims(obs.view.history, f.me)
+            self._leaders = (leader_aims(obs.view.history, f.me, journals=f.journals)
                              if self.params.learn_aims else {})
             self._rate_night = night
         if isinstance(first, GestureChoice):
