@@ -73,6 +73,7 @@ ALIVE: Final = "darkcity:alive:"
 MAX_BUFFERED: Final = 64  # client frames held while a socket is tunnelled anew
 MAX_OUT: Final = 1024  # frames for one client waiting to be written before it is dropped
 MAX_BODY: Final = 1 << 16  # an HTTP body tunnelled to a room's owner
+REDIS_CONNECTIONS: Final = 64  # one process's connections to Redis, at most
 
 # Frames between processes: kind, an id (a socket's, or a request's), a payload.
 OPEN: Final = 1  # edge -> owner: a socket opens (payload: its scope, orjson)
@@ -442,8 +443,13 @@ class Cluster:
         self.app: ASGIApp = _no_app
         self.manager: RoomManager | None = None
         self.url = url
-        self.redis: Any = redis.asyncio.Redis.from_url(url)
         self.lease_ms = max(300, int(lease_s * 1000))
+        # A burst of connections (a whole site's players coming back) waits for a free
+        # Redis connection instead of failing past the pool's size (redis-py's default
+        # pool raises "Too many connections" at once).
+        self.redis: Any = redis.asyncio.Redis.from_pool(
+            redis.asyncio.BlockingConnectionPool.from_url(
+                url, max_connections=REDIS_CONNECTIONS, timeout=self.lease_ms / 1000))
         self.node = node or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         self.owned: set[str] = set()
         self.here: dict[str, set[_Tunnel]] = {}  # room -> sockets whose app runs here
