@@ -64,12 +64,17 @@ def free_port() -> int:
         return port
 
 
+#: The started servers' settings: a load test from one address lifts the per-address
+#: limits of #13 (benchmarks/server_probe.py uses the same).
+SERVER_ENV = {"DARKCITY_BOT_DELAY_S": "0.1", "DARKCITY_MAX_ROOMS": "100000",
+              "DARKCITY_MAX_SOCKETS_PER_ADDRESS": "100000",
+              "DARKCITY_CREATE_PER_MIN": "1000000", "DARKCITY_CREATE_BURST": "100000",
+              "DARKCITY_JOIN_PER_MIN": "1000000", "DARKCITY_JOIN_BURST": "100000",
+              "DARKCITY_MIN_BEAT_S": "0.05"}
+
+
 def start_server(db: str, port: int, redis: str | None = None) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "DARKCITY_BOT_DELAY_S": "0.1", "DARKCITY_MAX_ROOMS": "100000",
-           # a load test from one address: the per-address limits of #13 are lifted
-           "DARKCITY_MAX_SOCKETS_PER_ADDRESS": "100000", "DARKCITY_CREATE_PER_MIN": "1000000",
-           "DARKCITY_CREATE_BURST": "100000", "DARKCITY_JOIN_PER_MIN": "1000000",
-           "DARKCITY_JOIN_BURST": "100000", "DARKCITY_MIN_BEAT_S": "0.05"}
+    env = {**os.environ, **SERVER_ENV}
     profile = os.environ.get("DARKCITY_BENCH_PROFILE")  # a cProfile output file
     prefix = ["-m", "cProfile", "-o", f"{profile}.{port}"] if profile else []
     cmd = [sys.executable, *prefix, "-m", "darkcity", "serve", "--host", "127.0.0.1",
