@@ -17,6 +17,7 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -47,6 +48,8 @@ class Node:
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
+        # its log: a file, not a pipe nobody reads (a full pipe would block the server)
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - as long as the node
 
     def start(self) -> None:
         env = {**os.environ, "DARKCITY_BOT_DELAY_S": "0.05", "DARKCITY_MIN_BOT_DELAY_S": "0.05",
@@ -55,14 +58,15 @@ class Node:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "darkcity", "serve", "--host", "127.0.0.1", "--port",
              str(self.port), "--db", self.db, "--redis", self.redis_url],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            env=env, stdout=subprocess.DEVNULL, stderr=self.log)
 
     def wait(self) -> None:
         assert self.proc is not None
         end = time.monotonic() + 60
         while time.monotonic() < end:
             if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                self.log.seek(0)
+                err = self.log.read().decode(errors="replace")
                 raise RuntimeError(f"darkcity serve exited: {err[-2000:]}")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:

@@ -60,6 +60,8 @@ class Server:
                 if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
                     return
             time.sleep(0.1)
+        self.proc.kill()  # not left running behind the failed test
+        self.proc.wait(10)
         raise RuntimeError("the server did not start")
 
     def kill9(self) -> None:
