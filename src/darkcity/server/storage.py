@@ -93,7 +93,7 @@ class Storage:
     ``synchronous_commit`` (PostgreSQL): ``"off"`` by default, the durability of the
     embedded SQLite default (WAL mode, ``synchronous=NORMAL``): a commit is in the
     database at once, for every other session, and survives the darkcity process
-    being killed; only a crash of PostgreSQL's machine itself may lose the last
+    being killed; only a crash of PostgreSQL itself (or its machine) may lose the last
     commits (up to three ``wal_writer_delay``, 0.6 s by default), never the database's
     consistency. The event loop then does not wait for the disk's flush (about 4 ms
     a commit here) at every decision. ``"on"``: every commit waits for the flush
