@@ -38,6 +38,7 @@ import gc
 import json
 import os
 import random
+import resource
 import signal
 import socket
 import statistics
@@ -177,6 +178,12 @@ async def run(bases: list[str], clients: int, duration: float, think: tuple[floa
     players = [ScriptedPlayer(ws[s], code, token, random.Random(rng.random()), think_s=think,
                               keep=False) for s, code, token in seats]
     stop = asyncio.Event()
+    # The load client must not time itself: its collector's pauses (tens of ms with
+    # 1,000 sockets' messages to parse) would land on every message being received
+    # then, six at once at a reveal. Off while playing, its memory checked below.
+    gc.collect()
+    gc.disable()
+    rss0 = _rss_mib()
     t0 = time.perf_counter()
     cpu0 = cpu.seconds()
 
@@ -191,6 +198,8 @@ async def run(bases: list[str], clients: int, duration: float, think: tuple[floa
     await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.perf_counter() - t0
     cpu1 = cpu.seconds()
+    client_growth = _rss_mib() - rss0
+    gc.enable()
     lat = [x for p in players for x in p.latencies]
     reveals = [x for p in players for x in p.reveals]
     received = sum(p.received for p in players)
@@ -223,7 +232,13 @@ async def run(bases: list[str], clients: int, duration: float, think: tuple[floa
         "server_cpu_ms_per_decision": (server_cpu / per * 1000) if server_cpu is not None
         else None,
         "errors": sum(errors.values()), "errors_by_code": dict(errors),
+        "client_rss_growth_mib": client_growth,
     }
+
+
+def _rss_mib() -> float:
+    """The load client's peak resident memory so far, MiB (Linux counts KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main() -> None:
@@ -302,7 +317,8 @@ def main() -> None:
           f"{out['bytes_per_decision']:.0f} bytes, server CPU "
           + (f"{cpu:.2f} ms" if cpu is not None else "unknown (psutil)"))
     print(f"  messages by type per decision: {out['by_type_per_decision']}")
-    print(f"messages received {out['messages']} ({out['messages_per_s']:.0f}/s)")
+    print(f"messages received {out['messages']} ({out['messages_per_s']:.0f}/s); the load "
+          f"client's peak memory grew {out['client_rss_growth_mib']:.0f} MiB (collector off)")
 
 
 if __name__ == "__main__":
