@@ -503,10 +503,12 @@ def test_a_sealed_decision_changed_before_the_count(browser: Any, server: Server
             while time.monotonic() < end and phase(page) != "gesture":
                 click_something(page, rng)
                 time.sleep(0.05)
-            page.wait_for_selector("[data-testid=choice-0], [data-testid=change]")
+            # a gesture to choose, a role to show first (a Devil), or one sealed already
+            open_or_sealed = "[data-testid=choice-0], [data-testid^=shows-], [data-testid=change]"
+            page.wait_for_selector(open_or_sealed)
             if page.locator("[data-testid=change]").count():  # a stray click sealed one
                 page.click("[data-testid=change]")
-            page.wait_for_selector("[data-testid=choice-0]")
+            page.wait_for_selector("[data-testid=choice-0], [data-testid^=shows-]")
             if page.locator("[data-testid^=shows-]").count() or \
                     page.locator("[data-testid^=choice-]").count() > 1:
                 break
