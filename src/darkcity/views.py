@@ -32,7 +32,7 @@ import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from darkcity.cast import Edition, Gender, Role
 from darkcity.game import (
@@ -383,12 +383,33 @@ def decision_from_dict(doc: dict[str, Any]) -> Decision:
     raise bad(msg("unknown decision type {type!r}", type=t))
 
 
+_In = TypeVar("_In")
+_Out = TypeVar("_Out")
+
+
 def _scratch(game: Game, key: str) -> dict[Any, Any]:
     """A memo of the views in ``game.memo`` (a copied or restored game starts empty)."""
     got = game.memo.get(key)
     if not isinstance(got, dict):
         got = game.memo[key] = {}
     return got
+
+
+def _per_tuple(game: Game, key: str, items: tuple[_In, ...], make: Callable[[_In], _Out],
+               limit: int) -> tuple[_Out, ...]:
+    """``make`` over a tuple the game holds, once per tuple: the memo is keyed by the
+    tuple's id and keeps the tuple, so the id stays its own; at ``limit`` entries it
+    starts again."""
+    memo = _scratch(game, key)
+    got = memo.get(id(items))
+    if got is not None and got[0] is items:
+        out: tuple[_Out, ...] = got[1]
+        return out
+    out = tuple(map(make, items))
+    if len(memo) >= limit:
+        memo.clear()
+    memo[id(items)] = (items, out)
+    return out
 
 
 def _history(game: Game, since: int, t: Translator, memo: bool) -> tuple[NightView, ...]:
@@ -436,16 +457,7 @@ def _choices(game: Game, legal: tuple[Decision, ...]) -> tuple[dict[str, Any], .
     in a seat for the game, in one tuple)."""
     if not legal:
         return ()
-    memo = _scratch(game, "views.choices")
-    got = memo.get(id(legal))
-    if got is not None and got[0] is legal:  # the tuple is held, so its id is its own
-        out: tuple[dict[str, Any], ...] = got[1]
-        return out
-    out = tuple(map(decision_to_dict, legal))
-    if len(memo) >= 1024:
-        memo.clear()
-    memo[id(legal)] = (legal, out)
-    return out
+    return _per_tuple(game, "views.choices", legal, decision_to_dict, 1024)
 
 
 def _journals(game: Game) -> tuple[tuple[tuple[str, int], ...], ...]:
@@ -570,16 +582,7 @@ def _own_seat(game: Game, dp: DecisionPoint, p: str) -> SeatView:
 
 def _cards(game: Game, cards: tuple[Card, ...]) -> tuple[CardView, ...]:
     """The views of a tuple of cards the game holds (a hand received), made once."""
-    memo = _scratch(game, "views.cards")
-    got = memo.get(id(cards))
-    if got is not None and got[0] is cards:  # the tuple is held, so its id is its own
-        out: tuple[CardView, ...] = got[1]
-        return out
-    out = tuple(map(card_view, cards))
-    if len(memo) >= 256:
-        memo.clear()
-    memo[id(cards)] = (cards, out)
-    return out
+    return _per_tuple(game, "views.cards", cards, card_view, 256)
 
 
 def _tonight(game: Game, t: Translator, memo: bool
