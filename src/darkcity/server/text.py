@@ -183,7 +183,7 @@ UI: Final = (
     _("Your turn"),
     _("arrow lowered"),
     _("winner"),
-    _("{condition} ({xp} XP in {rows} rows)"),
+    _("{condition} ({xp} XP; rows with XP: {rows})"),
     _("{have} / {need} in {role}"),
     _("{player} took a face-down card."),
     _("{player}, showing {role}"),

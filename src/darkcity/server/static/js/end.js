@@ -20,7 +20,7 @@ export function endPanel() {
     const s = byName.get(w);
     const met = s ? s.met.map((c) => word("conditions", c)).join(", ") : "";
     return el("li", {}, el("strong", { text: w }), " — ",
-      t("{condition} ({xp} XP in {rows} rows)", { condition: met, xp: s ? s.xp : 0, rows: s ? s.rows : 0 }));
+      t("{condition} ({xp} XP; rows with XP: {rows})", { condition: met, xp: s ? s.xp : 0, rows: s ? s.rows : 0 }));
   })));
   if (st && st.tiebreak) box.append(el("p", { class: "tiebreak", "data-testid": "tiebreak", text: st.tiebreak }));
   const actions = el("div", { class: "row wrap actions" });
