@@ -38,6 +38,10 @@ __all__ = [
 class Role(enum.IntEnum):
     """A role, as named by the Devir English edition (the canonical names)."""
 
+    # hashed as its number (C code), which it equals; Enum's ``__hash__`` (a Python
+    # call, of the name) shows up wherever a card or a journal row is a key
+    __hash__ = int.__hash__
+
     DEVIL = 0
     VAMPIRE = 1
     WEREWOLF = 2

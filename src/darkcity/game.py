@@ -152,6 +152,7 @@ class Game:
         self._dp = 0
         self._pending: list[str] = []
         self._required: tuple[str, ...] = ()
+        self._dpc: DecisionPoint | None = None  # decision_point(), made once per state
         # the night in progress
         self._order: tuple[str, ...] = ()
         self._turn = 0
@@ -188,11 +189,19 @@ class Game:
         return self.players[self.active]
 
     def decision_point(self) -> DecisionPoint:
-        """The current decision point: phase, night, who decides, who is pending."""
+        """The current decision point: phase, night, who decides, who is pending.
+
+        The same object until the game moves on: the id grows with every new point
+        (and every change of phase), and within one point the pending players only
+        leave, so the id and how many are pending name the state."""
+        dp = self._dpc
+        if dp is not None and dp.id == self._dp and len(dp.pending) == len(self._pending):
+            return dp
         simultaneous = self.phase in (Phase.SETUP, Phase.GESTURE, Phase.WITHDRAWAL,
                                       Phase.ZOMBIE)
-        return DecisionPoint(self._dp, self.phase, self.night, self._required,
-                             tuple(self._pending), simultaneous)
+        dp = self._dpc = DecisionPoint(self._dp, self.phase, self.night, self._required,
+                                       tuple(self._pending), simultaneous)
+        return dp
 
     @property
     def pending(self) -> tuple[str, ...]:

@@ -48,6 +48,8 @@ __all__ = [
 class Phase(enum.Enum):
     """Where a game stands (PT "Organização da partida")."""
 
+    __hash__ = object.__hash__  # members are singletons compared by identity
+
     SETUP = "setup"  # the free XP (PT "Preparação", R-103)
     DRAFT = "draft"  # Phase 1 (R-91)
     GESTURE = "gesture"  # Phase 2 (R-110)

@@ -517,41 +517,74 @@ def _faces(game: Game) -> dict[Any, Any]:
     return memo
 
 
-def _public_seats(game: Game, dp: DecisionPoint) -> tuple[SeatView, ...]:
-    """Every seat as a spectator sees it: one tuple per decision point and pending
-    players, shared by every view made there.
+#: The phases whose public faces are the same: the draft shows no more than the
+#: gestures' phase does (the journals, and Death's card face up), since the gestures
+#: are revealed together at the end of their phase (R-110).
+_FACE_CLASS: Final = {Phase.SETUP: 0, Phase.DRAFT: 1, Phase.GESTURE: 1, Phase.WITHDRAWAL: 2,
+                      Phase.ZOMBIE: 3, Phase.OVER: 4}
+
+
+def _public_faces(game: Game) -> tuple[SeatView, ...]:
+    """Every seat's public face tonight, ``decided`` left None: one tuple, the same
+    object for every decision point of a phase (of the draft and the gestures'
+    phase, which show the same) while Death stays where it is.
 
     Within one night and phase a seat's public face changes only with whether its
     player has decided and whether it holds Death: the journals change between
     nights, the gestures are all in when Phase 3 reveals them, the withdrawals
     when the Zombies' phase does, and Death's card lies face up from the pick on.
-    So each face is made once per night, phase and those two, and the same object
-    serves every view that shows it (``tests/test_views_reference.py`` checks
-    every view of random games against views made from scratch)."""
+    Whether a seat is asked and has decided is the decision point's (``required``
+    and ``pending``); the rest, the face, is made once per night, phase and seat
+    of Death (``tests/test_views_reference.py`` checks every view of random games
+    against views made from scratch)."""
+    memo = _scratch(game, "views.faces")
+    phase = game.phase
+    death = game.death if phase is not Phase.OVER else None
+    at = (game.night, _FACE_CLASS[phase], death)
+    got = memo.get("at")
+    if got is not None and got[0] == at:
+        faces: tuple[SeatView, ...] = got[1]
+        return faces
+    if memo.get("night") != at[:2]:
+        memo.clear()
+        memo["night"] = at[:2]
+    out = []
+    for i, p in enumerate(game.players):
+        key = (p, p == death)
+        face = memo.get(key)
+        if face is None:
+            face = memo[key] = _seat(game, i, p, False, phase, (), ())
+        out.append(face)
+    faces = tuple(out)
+    memo["at"] = (at, faces)
+    return faces
+
+
+def _public_seats(game: Game, dp: DecisionPoint) -> tuple[SeatView, ...]:
+    """Every seat as a spectator sees it: the faces (:func:`_public_faces`) with
+    whether each seat has decided; one tuple per decision point and pending
+    players, shared by every view made there, and one seat object per face and
+    ``decided``."""
     memo = _faces(game)
     state = (dp.id, dp.pending)
     got = memo.get("state")
     if got is not None and got[0] == state:
         seats: tuple[SeatView, ...] = got[1]
         return seats
-    phase = game.phase
     pending = dp.pending
     required = dp.required
     out = []
-    death = game.death if phase is not Phase.OVER else None
-    for i, p in enumerate(game.players):
-        decided = None if p not in required else p not in pending
-        key = (p, decided, p == death)
+    for face in _public_faces(game):
+        p = face.name
+        if p not in required:
+            out.append(face)
+            continue
+        decided = p not in pending
+        key = (p, decided, face.death)
         seat = memo.get(key)
         if seat is None:
-            face = memo.get((p, p == death))  # the same face, decided or not
-            if face is None:
-                seat = _seat(game, i, p, False, phase, pending, required)
-                memo[(p, p == death)] = seat
-            else:
-                seat = SeatView(p, face.journal, decided, face.card, face.gesture,
-                                face.withdrawal, face.zombie_target, face.death)
-            memo[key] = seat
+            seat = memo[key] = SeatView(p, face.journal, decided, face.card, face.gesture,
+                                        face.withdrawal, face.zombie_target, face.death)
         out.append(seat)
     seats = tuple(out)
     memo["state"] = (state, seats)
@@ -613,7 +646,7 @@ class LazyView:
     spectator sees it (the same tuple for every viewer at this decision point;
     :attr:`seats` is it with the viewer's own seat in its place)."""
 
-    __slots__ = ("_dp", "_game", "_memo", "_own", "_since", "_t", "viewer")
+    __slots__ = ("_dp", "_game", "_memo", "_own", "_since", "_tr", "_translate", "viewer")
 
     def __init__(self, game: Game, player: str | None = None, *, since: int = 1,
                  translate: Callable[[str], str] | None = None) -> None:
@@ -622,14 +655,28 @@ class LazyView:
         self._game = game
         self.viewer = player
         self._since = since
-        self._t = as_translator(translate)
+        self._translate = translate
+        self._tr: Translator | None = None
         self._memo = translate is None or isinstance(translate, Translator)
         self._dp = game.decision_point()
         self._own: SeatView | None = None
 
     @property
+    def _t(self) -> Translator:
+        """The language of the narration (made when a field with texts is read)."""
+        if self._tr is None:
+            self._tr = as_translator(self._translate)
+        return self._tr
+
+    @property
     def players(self) -> tuple[str, ...]:
         return self._game.players
+
+    @property
+    def point(self) -> DecisionPoint:
+        """The decision point this view is of (its id, phase, night, required and
+        pending): the same object while the game stays there."""
+        return self._dp
 
     @property
     def mayor(self) -> str:
@@ -676,6 +723,14 @@ class LazyView:
     def public_seats(self) -> tuple[SeatView, ...]:
         """Every seat as a spectator sees it (shared by the views at this point)."""
         return _public_seats(self._game, self._dp)
+
+    @property
+    def public_faces(self) -> tuple[SeatView, ...]:
+        """Every seat's public face, ``decided`` left None (:attr:`required` and
+        :attr:`pending` say who is asked and who has decided): the same tuple for
+        every decision point of a phase while no face changes, for a reader that
+        keeps what it made of a face (the research environment)."""
+        return _public_faces(self._game)
 
     @property
     def own_seat(self) -> SeatView | None:

@@ -120,7 +120,8 @@ class DarkCityAECEnv(AECEnv):  # type: ignore[misc]
         self._select()
 
     def _select(self) -> None:
-        pending = self.table.game.pending
+        # the decision point's pending (the observation that follows reads the same)
+        pending = self.table.game.decision_point().pending
         # every agent ends together (here, or by TerminateIllegalWrapper)
         first = pending[0] if pending else None
         if first is not None and not (self.terminations.get(first, True) or

@@ -59,7 +59,7 @@ from gymnasium import spaces
 from darkcity.cast import Gender, Role
 from darkcity.deck import BOX, Deck
 from darkcity.env.actions import card_index
-from darkcity.gametypes import Phase
+from darkcity.gametypes import DecisionPoint, Phase
 from darkcity.night import Card, Fate
 from darkcity.views import CardView, LazyView, NightView, SeatView, View
 
@@ -173,8 +173,13 @@ class ObservationEncoder:
                                   "journal", "shows", "targets", "kind", "seeks", "withdrew",
                                   "lowered"))
         self._card = _CardIndex()
-        # seats block of viewer ``me``, flat: relative position -> seat-order position
         size = self.seat_size
+        # a row's cells: the flags (the decision point's) and the face (the seat's)
+        self._flag_cells = np.array(
+            [i * size + f for i in range(n) for f in (
+                self._f_mayor, self._f_active, self._f_required, self._f_pending,
+                self._f_blind)], dtype=np.intp)
+        # seats block of viewer ``me``, flat: relative position -> seat-order position
         self._seat_perm = []
         for me in range(n):
             perm = np.empty(n * size, dtype=np.intp)
@@ -185,21 +190,30 @@ class ObservationEncoder:
                 cols[t:t + n] = t + (me + np.arange(n)) % n
                 perm[k * size:(k + 1) * size] = a * size + cols
             self._seat_perm.append(perm)
-        # the public seats block, seat order: the seat views its rows were made from
+        # the public seats block, seat order: the faces its rows were made from, and
+        # the flags (Mayor, first drafter, blind taker, asked, pending) written in it
         self._public = np.zeros(n * size, dtype=_F32)
-        self._public_of: tuple[SeatView, ...] | None = None
-        self._public_flags: tuple[str, str, str | None] | None = None
-        self._public_rows: list[SeatView | None] = [None] * n
+        self._faces_of: tuple[SeatView, ...] | None = None
+        self._face_rows: list[SeatView | None] = [None] * n
+        self._dp_of: DecisionPoint | None = None
+        self._players_of: tuple[str, ...] | None = None
+        self._seat_of: dict[str, int] = {}
+        # where each player sits from each viewer (for the viewer's own face)
+        self._rel: list[dict[str, int]] = []
         self._counts: dict[int, tuple[tuple[CardView, ...], _Vec]] = {}
         self._seat_index: dict[tuple[str, ...], dict[str, int]] = {}
         # finished nights (seat order) by the view of the night; the stacked last
-        # nights by those views; that stack turned to each viewer
+        # nights by those views; that stack turned to each viewer (flat orders)
         self._nights: dict[int, tuple[NightView, _Vec]] = {}
         self._stack_of: tuple[NightView, ...] = ()
         self._history_of: tuple[NightView, ...] | None = None
         self._stack = np.zeros((self.horizon, n, self.hist_size), dtype=_F32)
-        self._turned: dict[int, _Vec] = {}
-        self._turns = [self._turn(me) for me in range(n)]
+        self._turned: list[_Vec | None] = [None] * n
+        # a night's cells turned to each viewer, and a whole stack's
+        self._night_turns = [self._turn(me) for me in range(n)]
+        self._turns = [np.stack([t + k * n * self.hist_size for k in range(history)])
+                       if history else np.zeros((0, n, self.hist_size), dtype=np.intp)
+                       for t in self._night_turns]
 
     def space(self, actions: int) -> spaces.Dict:
         return spaces.Dict({
@@ -219,31 +233,55 @@ class ObservationEncoder:
 
     def encode(self, v: View | LazyView) -> np.ndarray[Any, np.dtype[np.float32]]:
         """``observation``: the view of its viewer (a spectator's from seat 0)."""
-        x = self._static.copy()
-        n = self.n
-        seat = self._index(v.players)
+        if not isinstance(v, LazyView):
+            return self._encode_whole(v)
+        players = v.players
+        if players is not self._players_of:
+            self._players_of = players
+            self._seat_of = self._index(players)
+            self._rel = [{p: (i - me) % self.n for p, i in self._seat_of.items()}
+                         for me in range(self.n)]
+        seat = self._seat_of
         viewer = v.viewer
         me = seat[viewer] if viewer is not None else 0
-        phase = v.phase
-        x[self._phase_at[phase]] = 1
-        x[self._night_at] = min(255, v.night)
-        if isinstance(v, LazyView):
-            public = v.public_seats
-            own = v.own_seat
-        else:
-            public = v.seats
-            own = public[me] if viewer is not None else None
-        if own is not None:
-            if own.card is not None:
-                box, role = self._card(own.card)
-                x[self._own_card + box] = 1
-                x[self._own_role + role] = 1
-            g = own.gesture
-            if g is not None and g.names is not None:
-                x[self._own_name + (seat[g.names] - me) % n] = 1
-            if own.zombie_target is not None:
-                x[self._own_zombie + (seat[own.zombie_target] - me) % n] = 1
-        hand = v.hand
+        dp = v.point
+        x = self._static.copy()
+        x[self._phase_at[dp.phase.value]] = 1
+        x[self._night_at] = min(255, dp.night)
+        base = self._base
+        self._public_block(v, dp, seat).take(self._seat_perm[me], out=x[base:])
+        if viewer is None:
+            return x
+        own = v.own_seat
+        assert own is not None
+        self._own(x, me, own, seat)
+        self._hands(x, v, dp.phase is Phase.DRAFT)
+        # the viewer's own face, where it shows more than the public one
+        pub = self._faces_of[me]  # type: ignore[index]
+        gesture = dp.phase is not Phase.GESTURE
+        if (own.journal is not pub.journal and own.journal != pub.journal) or \
+                own.withdrawal != pub.withdrawal or (gesture and own.gesture != pub.gesture):
+            self._clear_face(x, base)
+            self._face(x, base, own, self._rel[me], gesture=gesture)
+        return x
+
+    def _own(self, x: _Vec, me: int, own: SeatView, seat: dict[str, int]) -> None:
+        """The viewer's own card, Death's name it wrote, its Zombie's victim."""
+        n = self.n
+        if own.card is not None:
+            box, role = self._card(own.card)
+            x[self._own_card + box] = 1
+            x[self._own_role + role] = 1
+        g = own.gesture
+        if g is not None and g.names is not None:
+            x[self._own_name + (seat[g.names] - me) % n] = 1
+        if own.zombie_target is not None:
+            x[self._own_zombie + (seat[own.zombie_target] - me) % n] = 1
+
+    def _hands(self, x: _Vec, v: View | LazyView, drafting: bool = True) -> None:
+        """The hand the viewer chooses from (only while ``drafting``), and the hands
+        it received tonight."""
+        hand = v.hand if drafting else None
         if hand:
             at = self._hand
             for c in hand:
@@ -259,50 +297,74 @@ class ObservationEncoder:
                     self._counts.clear()
                 got = self._counts[id(received)] = (received, counts)
             x[self._received:self._received + _NB] = got[1]
-        # the seats, from the viewer: the public block, then the viewer's own row
-        flags = (v.mayor, v.active, v.blind_pick)
-        block = self._block(public, flags, seat, own if public[me] is own else None, phase)
-        base = self._base
-        block.take(self._seat_perm[me], out=x[base:])
-        if own is not None and own is not public[me]:
-            pub = public[me]
-            if own.journal != pub.journal or own.withdrawal != pub.withdrawal or (
-                    phase != "gesture" and own.gesture != pub.gesture):
-                x[base:base + self.seat_size] = 0
-                rel = {p: (i - me) % n for p, i in seat.items()}
-                self._row(x, base, own, flags, rel, gesture=phase != "gesture")
+
+    def _encode_whole(self, v: View) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """``observation`` from a whole :class:`View` (a block made for the call)."""
+        x = self._static.copy()
+        seat = self._index(v.players)
+        viewer = v.viewer
+        me = seat[viewer] if viewer is not None else 0
+        x[self._phase_at[v.phase]] = 1
+        x[self._night_at] = min(255, v.night)
+        own = v.seats[me] if viewer is not None else None
+        if own is not None:
+            self._own(x, me, own, seat)
+        self._hands(x, v)
+        block = self._whole_block(v, seat, own, v.phase)
+        block.take(self._seat_perm[me], out=x[self._base:])
         return x
 
-    def _block(self, seats: tuple[SeatView, ...], flags: tuple[str, str, str | None],
-               seat: dict[str, int], own: SeatView | None, phase: str) -> _Vec:
-        """The seats in seat order (targets by seat).
-
-        The public seats (``own`` None) are kept in one block, and a row is written
-        again only when its seat's view is another object: the views hand out the
-        same object while a seat's public face stays the same. ``own``: the viewer's
-        own seat in ``seats`` (a whole :class:`View`): a block made for the call."""
-        size = self.seat_size
-        if own is not None:
-            out = np.zeros(self.n * size, dtype=_F32)
-            for i, s in enumerate(seats):
-                self._row(out, i * size, s, flags, seat,
-                          gesture=s is not own or phase != "gesture")
-            return out
+    def _public_block(self, v: LazyView, dp: DecisionPoint, seat: dict[str, int]) -> _Vec:
+        """The public seats in seat order (targets by seat), kept in one block: a
+        row's face is written again only when its seat's face is another object (the
+        views hand out the same face while it stays the same), and the flags when the
+        decision point moves on (only the pending flags while its players decide)."""
         block = self._public
-        if seats is self._public_of and flags == self._public_flags:
+        old = self._dp_of
+        if dp is old:  # the same state: the block is made
             return block
-        if flags != self._public_flags:
-            self._public_rows = [None] * self.n
-            self._public_flags = flags
-        rows = self._public_rows
-        for i, s in enumerate(seats):
-            if rows[i] is not s:
-                at = i * size
-                block[at:at + size] = 0
-                self._row(block, at, s, flags, seat, gesture=True)
-                rows[i] = s
-        self._public_of = seats
+        size = self.seat_size
+        faces = v.public_faces
+        if faces is not self._faces_of:
+            rows = self._face_rows
+            for i, f in enumerate(faces):
+                if rows[i] is not f:
+                    at = i * size
+                    self._clear_face(block, at)
+                    self._face(block, at, f, seat, gesture=True)
+                    rows[i] = f
+            self._faces_of = faces
+        pending = dp.pending
+        if old is not None and old.id == dp.id and old.required is dp.required and \
+                dp.required:  # the same point of the same game: some players decided
+            for p in old.pending:
+                if p not in pending:
+                    block[seat[p] * size + self._f_pending] = 0
+        else:
+            block[self._flag_cells] = 0
+            block[seat[v.mayor] * size + self._f_mayor] = 1
+            block[seat[v.active] * size + self._f_active] = 1
+            blind = v.blind_pick
+            if blind is not None:
+                block[seat[blind] * size + self._f_blind] = 1
+            for p in dp.required:
+                block[seat[p] * size + self._f_required] = 1
+            for p in pending:
+                block[seat[p] * size + self._f_pending] = 1
+        self._dp_of = dp
         return block
+
+    def _whole_block(self, v: View, seat: dict[str, int], own: SeatView | None,
+                     phase: str) -> _Vec:
+        """The seats of a whole :class:`View` (its viewer's own seat in place): a
+        block made for the call."""
+        size = self.seat_size
+        out = np.zeros(self.n * size, dtype=_F32)
+        flags = (v.mayor, v.active, v.blind_pick)
+        for i, s in enumerate(v.seats):
+            self._row(out, i * size, s, flags, seat,
+                      gesture=s is not own or phase != "gesture")
+        return out
 
     def _row(self, x: _Vec, at: int, s: SeatView, flags: tuple[str, str, str | None],
              seat: Mapping[str, int], *, gesture: bool) -> None:
@@ -318,10 +380,21 @@ class ObservationEncoder:
             x[at + self._f_required] = 1
             if s.decided is False:
                 x[at + self._f_pending] = 1
-        if s.death:
-            x[at + self._f_death] = 1
         if name == blind:
             x[at + self._f_blind] = 1
+        self._face(x, at, s, seat, gesture=gesture)
+
+    def _clear_face(self, x: _Vec, at: int) -> None:
+        """Zero the face's cells of the row at ``at`` (all but the flags)."""
+        x[at + self._f_death] = 0
+        x[at + self._f_journal:at + self.seat_size] = 0
+
+    def _face(self, x: _Vec, at: int, s: SeatView, seat: Mapping[str, int], *,
+              gesture: bool) -> None:
+        """The face of seat ``s`` (Death, journal, gesture, withdrawal) in the row at
+        ``at``, whose face cells are zero."""
+        if s.death:
+            x[at + self._f_death] = 1
         journal = at + self._f_journal
         for role, xp in s.journal:
             x[journal + _ROLE_INDEX[role]] = min(255, xp)
@@ -347,62 +420,79 @@ class ObservationEncoder:
         """Forget the nights of the last game (call on every new game: memory only,
         what is kept is keyed by the views it encodes)."""
         self._nights.clear()
-        self._public_of = None
-        self._public_flags = None
+        self._faces_of = None
+        self._face_rows = [None] * self.n
+        self._dp_of = None
         self._counts.clear()
         self._stack_of = ()
         self._history_of = None
         self._stack = np.zeros_like(self._stack)
-        self._turned.clear()
+        self._turned = [None] * self.n
 
     def history(self, v: View | LazyView) -> np.ndarray[Any, np.dtype[np.float32]]:
         """``history``: the last nights, the latest first, seats from the viewer.
 
         A finished night is public and the same for everyone: it is encoded once,
-        in seat order, and each viewer's array is that one with its seats (rows,
-        and the columns naming seats) turned to start at the viewer: made once per
-        viewer and night; each call returns a copy."""
+        in seat order, and turned to start at each viewer (its rows, and the columns
+        naming seats) once per viewer; a viewer's stack moves down by one night when
+        a night ends. Each call returns a copy."""
         assert v.viewer is not None
         # the narration is not encoded: a LazyView's nights come without it
         nights = v.nights if isinstance(v, LazyView) else v.history
         if nights is not self._history_of:  # the views hand out one tuple per night
             self._restack(nights, v.players)
         me = self._index(v.players)[v.viewer]
-        turned = self._turned.get(me)
+        turned = self._turned[me]
         if turned is None:
-            rows, cols = self._turns[me]
-            turned = self._turned[me] = self._stack[:, rows][:, :, cols]
+            turned = self._turned[me] = self._stack.take(self._turns[me])
         return turned.copy()  # new data every call (Gymnasium's rule: users keep it)
 
     def _restack(self, nights: tuple[NightView, ...], players: tuple[str, ...]) -> None:
-        """The stack of the last nights, from the encoded nights (each once)."""
+        """The stack of the last nights, from the encoded nights (each once); the
+        viewers' stacks moved down when one night was added."""
         self._history_of = nights
         last = nights[-self.horizon:] if self.horizon else ()
         known = self._stack_of
-        if len(last) != len(known) or any(a is not b for a, b in zip(last, known,
-                                                                      strict=True)):
+        if len(last) == len(known) and all(a is b for a, b in zip(last, known, strict=True)):
+            return
+        # one night more (its previous latest is now the second latest): move down
+        if len(known) >= 1 and len(last) >= 2 and last[-2] is known[-1] and (
+                len(last) == len(known) + 1 or len(last) == len(known) == self.horizon):
+            new = self._encoded_night(last[-1], players)
+            self._stack[1:] = self._stack[:-1]
+            self._stack[0] = new
+            for me, turned in enumerate(self._turned):
+                if turned is not None:
+                    turned[1:] = turned[:-1]
+                    turned[0] = new.take(self._night_turns[me])
+        else:
             stack = np.zeros((self.horizon, self.n, self.hist_size), dtype=_F32)
             for k, night in enumerate(reversed(last)):
-                got = self._nights.get(id(night))
-                if got is None or got[0] is not night:
-                    if len(self._nights) >= 4 * max(self.horizon, 8):
-                        self._nights.clear()
-                    got = self._nights[id(night)] = (night, self._night(night, players))
-                stack[k] = got[1]
-            self._stack_of = tuple(last)
+                stack[k] = self._encoded_night(night, players)
             self._stack = stack
-            self._turned.clear()
+            self._turned = [None] * self.n
+        self._stack_of = tuple(last)
 
-    def _turn(self, me: int) -> tuple[np.ndarray[Any, np.dtype[np.intp]],
-                                      np.ndarray[Any, np.dtype[np.intp]]]:
-        """Row and column orders that put seat ``me`` first."""
+    def _encoded_night(self, night: NightView, players: tuple[str, ...]) -> _Vec:
+        got = self._nights.get(id(night))
+        if got is None or got[0] is not night:
+            if len(self._nights) >= 4 * max(self.horizon, 8):
+                self._nights.clear()
+            got = self._nights[id(night)] = (night, self._night(night, players))
+        return got[1]
+
+    def _turn(self, me: int) -> np.ndarray[Any, np.dtype[np.intp]]:
+        """The order of a night's cells that puts seat ``me`` first (its rows, and
+        the columns that name seats): an index array of a night's shape."""
         n = self.n
         rows = np.array([(me + i) % n for i in range(n)], dtype=np.intp)
         cols = np.arange(self.hist_size, dtype=np.intp)
         for name in ("targets", "name", "zombie"):
             start = self.hist[name].start
             cols[start:start + n] = start + rows
-        return rows, cols
+        flat = np.arange(n * self.hist_size, dtype=np.intp).reshape(n, self.hist_size)
+        out: np.ndarray[Any, np.dtype[np.intp]] = flat[rows][:, cols]
+        return out
 
     def _night(self, night: NightView, players: Sequence[str]
                ) -> np.ndarray[Any, np.dtype[np.float32]]:
