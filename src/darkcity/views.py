@@ -475,6 +475,23 @@ def _journals(game: Game) -> tuple[tuple[tuple[str, int], ...], ...]:
     return out
 
 
+def _seat_gesture(game: Game, g: Gesture, role: Role, mine: bool) -> GestureView:
+    """A committed gesture's view in a seat, made once a night: its player's (with
+    Death's name) and everyone's are the same object when it names nobody."""
+    names = mine and g.names is not None
+    memo = _scratch(game, "views.gestures")
+    key = (id(g), role, names)  # (a gesture may be one object for two roles)
+    got = memo.get(key)
+    if got is not None and got[0] is g:
+        out: GestureView = got[1]
+        return out
+    if len(memo) >= 256:
+        memo.clear()
+    out = _gesture_view(g, role, names=names)
+    memo[key] = (g, out)
+    return out
+
+
 def _seat(game: Game, i: int, p: str, mine: bool, phase: Phase,
           pending: tuple[str, ...], required: tuple[str, ...]) -> SeatView:
     """Seat ``i`` (player ``p``) as its player (``mine``) or anybody else sees it."""
@@ -493,7 +510,7 @@ def _seat(game: Game, i: int, p: str, mine: bool, phase: Phase,
     # gestures are revealed together (R-110), withdrawals after them (R-111)
     if phase in _IN_NIGHT and p in game.gestures and (
             mine or (phase is not Phase.GESTURE and not is_death)):
-        gesture = _gesture_view(game.gestures[p], game.cards[p].role, names=mine)
+        gesture = _seat_gesture(game, game.gestures[p], game.cards[p].role, mine)
     withdrawal: bool | tuple[int, ...] | None = None
     if p != game.death and (phase is Phase.ZOMBIE or (
             mine and phase is Phase.WITHDRAWAL and p not in pending)):

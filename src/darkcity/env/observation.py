@@ -157,6 +157,7 @@ class ObservationEncoder:
             self._static[lay["sheet"].start + int(r)] = 1
         self._static[lay["death_in_play"].start] = 1 if deck.death else 0
         self._phase_at = {ph.value: lay["phase"].start + k for k, ph in enumerate(_PHASES)}
+        self._phase_of = {ph: lay["phase"].start + k for k, ph in enumerate(_PHASES)}
         self._night_at = lay["night"].start
         self._own_card = lay["own_card"].start
         self._own_role = lay["own_role"].start
@@ -246,8 +247,10 @@ class ObservationEncoder:
         me = seat[viewer] if viewer is not None else 0
         dp = v.point
         x = self._static.copy()
-        x[self._phase_at[dp.phase.value]] = 1
-        x[self._night_at] = min(255, dp.night)
+        phase = dp.phase
+        x[self._phase_of[phase]] = 1
+        night = dp.night
+        x[self._night_at] = night if night < 255 else 255
         base = self._base
         self._public_block(v, dp, seat).take(self._seat_perm[me], out=x[base:])
         if viewer is None:
@@ -255,12 +258,13 @@ class ObservationEncoder:
         own = v.own_seat
         assert own is not None
         self._own(x, me, own, seat)
-        self._hands(x, v, dp.phase is Phase.DRAFT)
+        self._hands(x, v, phase is Phase.DRAFT)
         # the viewer's own face, where it shows more than the public one
         pub = self._faces_of[me]  # type: ignore[index]
-        gesture = dp.phase is not Phase.GESTURE
+        gesture = phase is not Phase.GESTURE
         if (own.journal is not pub.journal and own.journal != pub.journal) or \
-                own.withdrawal != pub.withdrawal or (gesture and own.gesture != pub.gesture):
+                own.withdrawal != pub.withdrawal or (
+                    gesture and own.gesture is not pub.gesture and own.gesture != pub.gesture):
             self._clear_face(x, base)
             self._face(x, base, own, self._rel[me], gesture=gesture)
         return x
