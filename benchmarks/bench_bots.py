@@ -83,41 +83,18 @@ def decision_times(kind: str, others: str, games: int, seed: str, players: int =
 
 def env_speed(games: int, players: int = 6) -> dict[str, float]:
     """Seconds per random game: the engine alone (``play_randomly``), and through the
-    AEC and Parallel environments (an observation built for every decision)."""
-    import numpy as np
+    AEC and Parallel environments (an observation built for every decision), on the
+    same deals (``env_play.py``)."""
+    from env_play import aec_games, engine_games, parallel_games
 
-    from darkcity.env import darkcity_v1
-    from darkcity.game import play_randomly
-
-    names = NAMES[:players]
     t = time.perf_counter()
-    decisions = 0
-    for g in range(games):
-        game = play_randomly(Game(Settings(players=names, deck=preset("basic", players)),
-                                  f"e:{g}"), random.Random(g))
-        decisions += len(game.log)
+    decisions = engine_games(games, players)
     engine = (time.perf_counter() - t) / games
-    rng = random.Random(0)  # the agents draw as play_randomly does (not numpy's slower draw)
-    aec = darkcity_v1.raw_env(players=players)
     t = time.perf_counter()
-    steps = 0
-    for g in range(games):
-        aec.reset(seed=g)
-        while not any(aec.terminations.values()) and not any(aec.truncations.values()):
-            legal = np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])
-            aec.step(int(legal[rng.randrange(len(legal))]))
-            steps += 1
+    steps = aec_games(games, players)
     aec_s = (time.perf_counter() - t) / games
-    par = darkcity_v1.parallel_env(players=players)
     t = time.perf_counter()
-    for g in range(games):
-        obs, _ = par.reset(seed=g)
-        while par.agents:
-            acts = {}
-            for p, o in obs.items():
-                legal = np.flatnonzero(o["action_mask"])
-                acts[p] = int(legal[rng.randrange(len(legal))])
-            obs, *_ = par.step(acts)
+    parallel_games(games, players)
     par_s = (time.perf_counter() - t) / games
     return {"games": games, "engine_s_per_game": engine, "engine_games_per_s": 1 / engine,
             "decisions_per_game": decisions / games, "aec_s_per_game": aec_s,
