@@ -244,6 +244,26 @@ def test_views_are_frozen_and_json() -> None:
     assert v == view(g, "Ana")
 
 
+def test_seats_and_decision_points_made_by_their_slots_are_the_dataclasses() -> None:
+    # the views and the game make these two by setting their slots (faster than a
+    # frozen dataclass's __init__): the objects must be exactly the dataclass's own
+    from darkcity.gametypes import DecisionPoint, new_decision_point
+    from darkcity.views import SeatView, _seat_view
+
+    args = ("Ana", (("priest", 2),), False, card_view(Card(Role.PRIEST)), None, (0,), "Bia",
+            True)
+    seat = _seat_view(*args)
+    assert seat == SeatView(*args) and hash(seat) == hash(SeatView(*args))
+    assert type(seat) is SeatView and repr(seat) == repr(SeatView(*args))
+    with pytest.raises(AttributeError):
+        seat.name = "x"  # type: ignore[misc]
+    fields = (7, Phase.GESTURE, 2, ("Ana", "Bia"), ("Bia",), True)
+    dp = new_decision_point(*fields)
+    assert dp == DecisionPoint(*fields) and copy.deepcopy(dp) == dp
+    with pytest.raises(AttributeError):
+        dp.id = 8  # type: ignore[misc]
+
+
 def test_decision_dicts_round_trip() -> None:
     g = new_game("basic", 6, SEED)
     r = random.Random(5)

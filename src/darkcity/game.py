@@ -64,6 +64,7 @@ from darkcity.gametypes import (
     bot_rng,
     check_well_formed,
     deck_rng,
+    new_decision_point,
     phase_name,
 )
 from darkcity.i18n import Message, msg
@@ -199,8 +200,9 @@ class Game:
             return dp
         simultaneous = self.phase in (Phase.SETUP, Phase.GESTURE, Phase.WITHDRAWAL,
                                       Phase.ZOMBIE)
-        dp = self._dpc = DecisionPoint(self._dp, self.phase, self.night, self._required,
-                                       tuple(self._pending), simultaneous)
+        dp = self._dpc = new_decision_point(self._dp, self.phase, self.night,
+                                            self._required, tuple(self._pending),
+                                            simultaneous)
         return dp
 
     @property

@@ -217,6 +217,25 @@ class DecisionPoint:
     simultaneous: bool
 
 
+_DP_SLOTS: Final = tuple(DecisionPoint.__dict__[f].__set__ for f in DecisionPoint.__slots__)
+
+
+def new_decision_point(id: int, phase: Phase, night: int, required: tuple[str, ...],
+                       pending: tuple[str, ...], simultaneous: bool) -> DecisionPoint:
+    """``DecisionPoint(id, phase, ...)``: the same object, made by setting its slots
+    directly (a frozen dataclass's ``__init__`` calls ``object.__setattr__`` once a
+    field; the game makes one at every decision an environment or a server reads)."""
+    dp = object.__new__(DecisionPoint)
+    a, b, c, d, e, f = _DP_SLOTS
+    a(dp, id)
+    b(dp, phase)
+    c(dp, night)
+    d(dp, required)
+    e(dp, pending)
+    f(dp, simultaneous)
+    return dp
+
+
 # ---------------------------------------------------------------------------
 # Settings and records
 
