@@ -462,13 +462,12 @@ class ObservationEncoder:
         # one night more (its previous latest is now the second latest): move down
         if len(known) >= 1 and len(last) >= 2 and last[-2] is known[-1] and (
                 len(last) == len(known) + 1 or len(last) == len(known) == self.horizon):
+            # (into new arrays: shifting in place overlaps, which NumPy copies twice)
             new = self._encoded_night(last[-1], players)
-            self._stack[1:] = self._stack[:-1]
-            self._stack[0] = new
-            for me, turned in enumerate(self._turned):
-                if turned is not None:
-                    turned[1:] = turned[:-1]
-                    turned[0] = new.take(self._night_turns[me])
+            self._stack = self._shifted(self._stack, new)
+            self._turned = [None if t is None else
+                            self._shifted(t, new.take(self._night_turns[me]))
+                            for me, t in enumerate(self._turned)]
         else:
             stack = np.zeros((self.horizon, self.n, self.hist_size), dtype=_F32)
             for k, night in enumerate(reversed(last)):
@@ -476,6 +475,14 @@ class ObservationEncoder:
             self._stack = stack
             self._turned = [None] * self.n
         self._stack_of = tuple(last)
+
+    @staticmethod
+    def _shifted(stack: _Vec, latest: _Vec) -> _Vec:
+        """``stack`` moved down one night, ``latest`` on top."""
+        out = np.empty_like(stack)
+        out[1:] = stack[:-1]
+        out[0] = latest
+        return out
 
     def _encoded_night(self, night: NightView, players: tuple[str, ...]) -> _Vec:
         got = self._nights.get(id(night))
