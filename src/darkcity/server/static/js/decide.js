@@ -147,7 +147,7 @@ export function decisionPanel() {
   }
   if (S.filter.length) list = list.filter((c) => S.filter.every((n) => (c.targets || []).includes(n) || c.target === n || c.names === n));
   if (targetsOf(choices).size) {
-    box.append(el("p", { class: "muted", text: S.filter.length ? t("Chosen: {names} (click a seat again to clear)", { names: S.filter.join(", ") }) : t("Click seats on the table to choose your targets.") }));
+    box.append(el("p", { class: "muted", text: S.filter.length ? t("Chosen: {names} (tap a seat again to clear)", { names: S.filter.join(", ") }) : t("Tap or click seats on the table to choose your targets.") }));
   }
   const max = 40;
   box.append(el("div", { class: "choices" }, list.slice(0, max).map((c, k) =>
@@ -156,7 +156,7 @@ export function decisionPanel() {
     box.append(el("button", { type: "button", class: "secondary small", "data-testid": "keep", text: t("Keep my decision"),
       onclick: () => update(() => { S.changing = false; }) }));
   }
-  if (list.length > max) box.append(el("p", { class: "muted", text: t("Click seats to narrow the choice.") }));
+  if (list.length > max) box.append(el("p", { class: "muted", text: t("Tap or click seats to narrow the choice.") }));
   return box;
 }
 
