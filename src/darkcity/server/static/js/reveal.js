@@ -39,6 +39,13 @@ export function arrowsOf(view, gestures, withdrawals) {
   return out;
 }
 
+// Where on its curve an arrow's label may sit, best first; the half-width and
+// half-height of the circle's centre (the night, the countdown), kept clear of labels;
+// a label's size, in the circle's units (2.4-unit bold text): a letter's width, a line.
+const LABEL_AT = [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.14, 0.86];
+const CENTRE = [11, 8];
+const LABEL_W = 1.45, LABEL_H = 3;
+
 const pos = (i, n) => { const a = (Math.PI * 2 * i) / n + Math.PI / 2; return [50 + RADIUS * Math.cos(a), 50 + RADIUS * Math.sin(a)]; };
 
 export function arrowLayer(arrows, n) {
@@ -46,6 +53,7 @@ export function arrowLayer(arrows, n) {
     svg("path", { d: "M0,0 L5,2.5 L0,5 z", fill: c }))));
   const layer = svg("svg", { viewBox: "0 0 100 100", class: "arrows", "data-testid": "arrows", "aria-hidden": "true", focusable: "false" }, defs);
   const labels = [];
+  const placed = [];  // [x, y, half-width] of the labels drawn so far
   for (const a of arrows) {
     const [x1, y1] = pos(a.from, n), [x2, y2] = pos(a.to, n);
     const bend = (a.k - (a.of - 1) / 2) * 5;
@@ -57,8 +65,18 @@ export function arrowLayer(arrows, n) {
     const cls = ["arrow", a.atMe ? "at-me" : "", a.lowered ? "lowered" : "", a.fled ? "fled" : ""].join(" ");
     layer.append(svg("path", { d: `M${sx},${sy} Q${cx},${cy} ${ex},${ey}`, class: cls, stroke: colour,
       "marker-end": `url(#head-${a.from % COLOURS.length})`, "data-from": a.maker, "data-to": a.target }));
-    // the label sits on the curve itself (its middle point), in the arrow's colour
-    const lx = 0.25 * sx + 0.5 * cx + 0.25 * ex, ly = 0.25 * sy + 0.5 * cy + 0.25 * ey;
+    // the label sits on the curve itself, in the arrow's colour: at its middle, or
+    // nearer an end where the middle would cover the night and the countdown or
+    // another arrow's label
+    const at = (u) => [(1 - u) * (1 - u) * sx + 2 * (1 - u) * u * cx + u * u * ex,
+      (1 - u) * (1 - u) * sy + 2 * (1 - u) * u * cy + u * u * ey];
+    const w = LABEL_W * a.label.length / 2 + 0.5;
+    const inCentre = ([x, y]) => Math.abs(x - 50) < CENTRE[0] + w && Math.abs(y - 50) < CENTRE[1] + LABEL_H / 2;
+    const covers = ([x, y]) => placed.filter(([px, py, pw]) => Math.abs(x - px) < w + pw && Math.abs(y - py) < LABEL_H).length;
+    // the spot covering least (the centre weighs two labels), the middle first among equals
+    const cost = (q) => 2 * inCentre(q) + covers(q);
+    const [lx, ly] = LABEL_AT.map(at).reduce((best, q) => (cost(q) < cost(best) ? q : best));
+    placed.push([lx, ly, w]);
     labels.push(svg("text", { x: lx.toFixed(2), y: (ly + 0.9).toFixed(2), class: `label ${a.lowered || a.fled ? "off" : ""}`, fill: colour, text: a.label }));
   }
   labels.forEach((l) => layer.append(l));  // above every arrow
