@@ -337,3 +337,35 @@ def test_fates_after_step_three_while_the_zombies_choose() -> None:
         assert view(g, None).fates_so_far == ()
         seen += 1
     assert seen >= 5
+
+
+def test_a_kind_named_devil_is_shown() -> None:
+    """The Devil is role number 0, a false value: an Alien's gesture naming it showed no
+    kind, in the seats and in the finished night (found by the compiled views, which
+    read ``if g.kind`` as "is not None")."""
+    for seed in range(40):
+        g = new_game("death-alien-7", 7, f"kind-devil-{seed}")
+        rng = random.Random(seed)
+        alien = None
+        while not g.over and g.night <= 6 and alien is None:
+            for p in g.pending:
+                choices = g.legal(p)
+                devil = [d for d in choices if isinstance(d, GestureChoice)
+                         and d.gesture.kind is Role.DEVIL]
+                if devil:
+                    alien = p
+                g.apply(devil[0] if devil else choices[rng.randrange(len(choices))])
+                if alien is not None:
+                    break
+        if alien is None:
+            continue
+        night = g.night
+        drive(g, rng, lambda game: game.phase is not Phase.GESTURE)  # revealed
+        if g.night == night and not g.over:
+            gesture = {s.name: s for s in view(g, None).seats}[alien].gesture
+            assert gesture is not None and gesture.kind == "devil"
+        drive(g, rng, lambda game: game.night > night or game.over)
+        done = dict(view(g, None).history[night - 1].gestures)
+        assert done[alien].kind == "devil"
+        return
+    pytest.fail("no Alien named the Devil in 40 games")

@@ -270,8 +270,8 @@ def _gesture_view(g: Gesture | None, role: Role, *, names: bool) -> GestureView:
     return GestureView(
         (g.shows or role).key,
         g.targets,
-        g.kind.key if g.kind else None,
-        g.seeks.value if g.seeks else None,
+        g.kind.key if g.kind is not None else None,
+        g.seeks.value if g.seeks is not None else None,
         g.names if names else None,
     )
 
