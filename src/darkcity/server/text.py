@@ -16,7 +16,7 @@ from darkcity.deck import PRESETS
 from darkcity.i18n import Message, _, translator
 from darkcity.terms import EDITION_NAMES, GENDER_NAMES, GESTURES, role_term
 
-__all__ = ["UI", "catalog", "level_word"]
+__all__ = ["UI", "WORDS", "catalog", "level_word"]
 
 #: The web UI's texts (English message ids).
 UI: Final = (
@@ -127,7 +127,7 @@ UI: Final = (
     _("A night"),
     _("Aiming at you:"),
     _("Attacker"),
-    _("Back to the lobby"),
+    _("Back to the home page"),
     _("Badges"),
     _("Bot level"),
     _("Card"),
@@ -194,6 +194,20 @@ UI: Final = (
       "Creature may not."),
     _("Phase 4: Resolution — in initiative order (1+, 1, 2 … 8); * never acts."),
     _("Phase 5: Journal — XP for the goals met; then the next active player."),
+    _("Before the first night: free XP"),
+    _("Connection lost: reconnecting… Nothing you tap is sent until it is back."),
+    _("Reconnect now"),
+    _("Not sent: the connection is lost. Tap again once it is back."),
+    _("Keep"),
+    _("Keep {card}"),
+    _("{time} left to decide; then a bot decides for you."),
+    _("Everyone starts with 1 XP in a role of their choice (a row of the journal). You win "
+      "with 4 XP in one row, 2 XP in three rows, 1 XP in six rows, or 8 XP in all."),
+    _("Your role: {role}. {gesture}"),
+    _("Nobody sees your choice until everyone has chosen; then the Mayor counts “1, 2, 3, "
+      "now!” and every gesture is shown at once."),
+    _("Withdraw, and you flee the night: nobody can harm you, but your gesture does "
+      "nothing and you earn no XP."),
 )
 
 GOALS: Final[dict[Role, str]] = {r: CAST[r].goals for r in Role}  # cast.py marks them

@@ -30,8 +30,17 @@ export function showCount() {
   box.classList.toggle("on", !!S.countWord);
 }
 
+// The decision panel's line under its question: what the countdown is for.
+function tickNote(left) {
+  const note = $("#deadline-note");
+  if (!note) return;
+  note.textContent = left === null ? "" : t("{time} left to decide; then a bot decides for you.", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
+}
+
 export function tickClock() {
   const box = $("#countdown");
+  const V = S.view;
+  tickNote(S.deadline && V && V.phase !== "over" && !S.counting && V.pending.includes(V.viewer) ? Math.max(0, Math.ceil(S.deadline - now())) : null);
   if (!box) return;
   if (!S.deadline || !S.view || S.view.phase === "over" || S.counting) { box.textContent = ""; box.hidden = true; return; }
   box.hidden = false;

@@ -3,7 +3,7 @@
 // name their targets, the Zombie's choice names its current target.
 import { S, update } from "./store.js";
 import { t, role, word } from "./i18n.js";
-import { el } from "./dom.js";
+import { el, toast } from "./dom.js";
 import { send } from "./net.js";
 import { gestureText } from "./reveal.js";
 import { cardInfo } from "./cards.js";
@@ -75,6 +75,7 @@ function decide(c, change) {
   const message = { type: "decide", at: S.view.decision_id, decision, ref: String(Date.now()) };
   if (change) message.change = true;
   if (send(message)) update(() => { S.pending = true; S.changing = false; });
+  else toast(t("Not sent: the connection is lost. Tap again once it is back."), "error");
 }
 
 function aimers() {
@@ -85,9 +86,42 @@ function aimers() {
     el("ul", {}, at.map((s) => el("li", { text: t("{player}, showing {role}", { player: s.name, role: role(s.gesture.shows) }) }))));
 }
 
+const cardText = (c) => `${role(c.role)} · ${word("editions", c.edition)} · ${word("genders", c.gender)}`;
+const sameCard = (a, b) => a.role === b.role && a.edition === b.edition && a.gender === b.gender;
+
+// A draft pick: the card once, with its rules to open and the button that keeps it (the
+// hand is not listed twice, once to read and once to choose).
+function pickRow(c, k, V, used, onpick) {
+  const j = (V.hand || []).findIndex((h, i) => !used.has(i) && sameCard(h, c.card));
+  if (j >= 0) used.add(j);
+  return el("div", { class: "handrow" },
+    el("details", { class: "handcard", "data-testid": j >= 0 ? `hand-card-${j}` : null },
+      el("summary", { text: cardText(c.card) }), cardInfo(j >= 0 ? V.hand[j] : c.card)),
+    el("button", { class: "cardpick", type: "button", "data-testid": `choice-${k}`, disabled: S.pending || !!S.counting,
+      "aria-label": t("Keep {card}", { card: cardText(c.card) }), text: t("Keep"), onclick: onpick }));
+}
+
 function handCards(V) {
   return el("div", { class: "hand", "data-testid": "hand" }, V.hand.map((c, k) => el("details", { class: "handcard", "data-testid": `hand-card-${k}` },
-    el("summary", { text: `${role(c.role)} · ${word("editions", c.edition)} · ${word("genders", c.gender)}` }), cardInfo(c))));
+    el("summary", { text: cardText(c) }), cardInfo(c))));
+}
+
+// What the decision means, for a player who has not read the rulebook.
+function explain(V) {
+  const seat = V.seats.find((s) => s.name === V.viewer);
+  const card = seat && seat.card;
+  const line = (text, testid) => el("p", { class: "explain", "data-testid": testid || null, text });
+  if (V.phase === "setup") {
+    return [line(t("Everyone starts with 1 XP in a role of their choice (a row of the journal). You win with 4 XP in one row, 2 XP in three rows, 1 XP in six rows, or 8 XP in all."))];
+  }
+  if (V.phase === "gesture") {
+    return [card ? line(t("Your role: {role}. {gesture}", { role: role(card.role), gesture: S.cat.gestures[card.role] }), "you-are") : null,
+      line(t("Nobody sees your choice until everyone has chosen; then the Mayor counts “1, 2, 3, now!” and every gesture is shown at once."))].filter(Boolean);
+  }
+  if (V.phase === "withdrawal") {
+    return [line(t("Withdraw, and you flee the night: nobody can harm you, but your gesture does nothing and you earn no XP."))];
+  }
+  return [];
 }
 
 export function decisionPanel() {
@@ -114,9 +148,12 @@ export function decisionPanel() {
     if (mineDone && V.phase === "withdrawal") box.append(aimers());
     return box;
   }
-  box.append(el("h2", { id: "decide-h", text: word("prompts", V.phase) }));
+  box.append(el("h2", { id: "decide-h", text: word("prompts", V.phase) }), el("p", { class: "muted", id: "deadline-note", "data-testid": "deadline-note" }));
+  box.append(...explain(V));
+  const picks = choices.some((c) => c.type === "draft-pick");
   if (V.phase === "draft" && V.hand) {
-    box.append(el("p", { class: "muted", text: t("Keep one card; pass the rest on. Open a card to read its rules.") }), handCards(V));
+    box.append(el("p", { class: "muted", text: t("Keep one card; pass the rest on. Open a card to read its rules.") }));
+    if (!picks) box.append(handCards(V));
   }
   if (V.phase === "withdrawal") {
     box.append(aimers());
@@ -150,8 +187,14 @@ export function decisionPanel() {
     box.append(el("p", { class: "muted", text: S.filter.length ? t("Chosen: {names} (tap a seat again to clear)", { names: S.filter.join(", ") }) : t("Tap or click seats on the table to choose your targets.") }));
   }
   const max = 40;
-  box.append(el("div", { class: "choices" }, list.slice(0, max).map((c, k) =>
-    el("button", { class: c.type === "draft-pick" ? "cardpick" : "choice", type: "button", "data-testid": `choice-${k}`, disabled: S.pending || !!S.counting, text: choiceText(c), onclick: () => decide(c, changeable && S.changing) }))));
+  const used = new Set();
+  const rows = list.slice(0, max).map((c, k) => (c.type === "draft-pick"
+    ? pickRow(c, k, V, used, () => decide(c, false))
+    : el("button", { class: "choice", type: "button", "data-testid": `choice-${k}`, disabled: S.pending || !!S.counting, text: choiceText(c), onclick: () => decide(c, changeable && S.changing) })));
+  const cardRows = rows.filter((r) => r.classList.contains("handrow"));
+  if (cardRows.length) box.append(el("div", { class: "hand", "data-testid": "hand" }, cardRows));
+  const others = rows.filter((r) => !r.classList.contains("handrow"));
+  if (others.length) box.append(el("div", { class: "choices" }, others));
   if (changeable && S.changing) {
     box.append(el("button", { type: "button", class: "secondary small", "data-testid": "keep", text: t("Keep my decision"),
       onclick: () => update(() => { S.changing = false; }) }));
@@ -169,7 +212,9 @@ export function yourCard() {
   const card = (seat && seat.card) || before;
   const box = el("section", { class: "card yours", "data-testid": "your-card", "aria-labelledby": "yours-h" },
     el("h2", { id: "yours-h", text: before ? t("Your card last night") : t("Your card") }));
-  if (V.hand) box.append(el("p", { class: "muted", text: t("Your hand: {cards}", { cards: V.hand.map((c) => role(c.role)).join(", ") }) }));
+  if (V.hand && !V.choices.some((c) => c.type === "draft-pick")) {
+    box.append(el("p", { class: "muted", text: t("Your hand: {cards}", { cards: V.hand.map((c) => role(c.role)).join(", ") }) }));
+  }
   if (!card) { box.append(el("p", { class: "muted", text: t("No card yet.") })); return box; }
   box.append(cardInfo(card, { heading: "div" }));
   return box;

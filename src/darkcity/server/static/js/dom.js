@@ -35,10 +35,16 @@ export function svg(tag, attrs, ...kids) {
 
 export const $ = (sel) => document.querySelector(sel);
 
+// A toast says a thing once: the same text again restarts the one shown (a host away
+// for a whole game must not pile the same line over the buttons of a phone), and at
+// most three are shown.
 export function toast(text, kind) {
   const box = $("#toasts");
   if (!box) return;
-  const item = el("div", { class: `toast ${kind || ""}`, role: "status", "data-testid": "toast", text });
-  box.append(item);
-  setTimeout(() => item.remove(), 6000);
+  const same = [...box.children].find((x) => x.textContent === text);
+  const item = same || el("div", { class: `toast ${kind || ""}`, role: "status", "data-testid": "toast", text });
+  clearTimeout(item.timer);
+  box.append(item);  // (a repeated one moves to the end)
+  while (box.children.length > 3) box.firstElementChild.remove();
+  item.timer = setTimeout(() => item.remove(), 6000);
 }

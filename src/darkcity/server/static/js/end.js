@@ -1,5 +1,5 @@
 // The end: who won and by which condition, the tiebreak in plain words, "Play again"
-// (same seats, settings and bots) and "Back to the lobby"; the game's record.
+// (same seats, settings and bots) and "Back to the home page"; the game's record.
 import { S, isHost } from "./store.js";
 import { t, word } from "./i18n.js";
 import { el } from "./dom.js";
@@ -31,7 +31,7 @@ export function endPanel() {
   } else {
     actions.append(el("p", { class: "muted", text: t("The host can start another game with the same seats.") }));
   }
-  actions.append(el("a", { class: "button secondary", href: "/", "data-testid": "back-lobby", text: t("Back to the lobby") }),
+  actions.append(el("a", { class: "button secondary", href: "/", "data-testid": "back-lobby", text: t("Back to the home page") }),
     el("a", { class: "button secondary", href: `/api/rooms/${S.code}/record`, download: `darkcity-${S.code}.json`, "data-testid": "record", text: t("Download the game record") }));
   box.append(actions);
   return box;

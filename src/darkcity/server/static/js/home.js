@@ -85,5 +85,5 @@ export function homePage() {
 export function notFoundPage() {
   return el("main", { class: "home" }, el("header", { class: "hero" }, el("h1", { text: "Dark City" })),
     el("section", { class: "card", "data-testid": "not-found" }, el("h2", { text: t("There is nothing at this address.") }),
-      el("a", { class: "button", href: "/", text: t("Back to the lobby") })));
+      el("a", { class: "button", href: "/", text: t("Back to the home page") })));
 }

@@ -36,6 +36,7 @@ export function connect() {
   ws.onclose = () => {
     if (S.ws !== ws) return;
     S.online = false;
+    if (!S.fatal) S.lost = true;  // said on the page until a welcome comes again
     update();
     if (S.fatal) return;
     // 1 s, 2 s, 4 s ... 15 s: a server that is down is not hammered.
@@ -51,6 +52,7 @@ export function reconnect() {
   const old = S.ws;
   S.ws = null;
   if (old) old.close();
+  clearTimeout(timer);  // a pending attempt would open a second socket beside this one
   S.retry = 0;
   connect();
 }
@@ -90,7 +92,7 @@ function onMessage(m) {
   if (m.lobby) newLobby(m.lobby);
   switch (m.type) {
     case "welcome":  // it carries the chat's last lines and, in a game, the first state
-      S.member = m.member; S.online = true; S.retry = 0;
+      S.member = m.member; S.online = true; S.lost = false; S.retry = 0;
       if (m.lines) S.chat = m.lines;
       if (m.state) newState(m.state);
       break;
@@ -109,7 +111,10 @@ function onMessage(m) {
     }
     case "count": startCount(m); break;
     case "ack": S.pending = false; break;
-    case "notice": S.notices.push(m.message); toast(m.message, "notice"); break;
+    case "notice":  // told once as a toast; its repeats are counted in the Mayor's notices
+      if (!S.notices.includes(m.message)) toast(m.message, "notice");
+      S.notices.push(m.message);
+      break;
     case "chat-log": S.chat = m.lines; break;
     case "chat": S.chat = [...S.chat.slice(-199), m.line]; attention.chat(m.line); break;
     case "error":

@@ -35,6 +35,15 @@ function bar() {
     langSwitch(() => { if (S.code && !S.fatal) reconnect(); }));
 }
 
+// A lost connection is said where it is seen, on a phone too (the dot alone is missed):
+// nothing tapped meanwhile reaches the table.
+function lostBanner() {
+  if (!S.lost || S.online || S.fatal) return null;
+  return el("div", { class: "lost", role: "alert", "data-testid": "connection-lost" },
+    el("span", { text: t("Connection lost: reconnecting… Nothing you tap is sent until it is back.") }),
+    el("button", { type: "button", class: "small", "data-testid": "reconnect", text: t("Reconnect now"), onclick: () => reconnect() }));
+}
+
 function fatalPanel() {
   return el("main", { class: "home" }, el("section", { class: "card fatal", role: "alert", "data-testid": "fatal" },
     el("h2", { text: S.fatal }),
@@ -42,19 +51,36 @@ function fatalPanel() {
       ? el("button", { type: "button", "data-testid": "take-back", text: t("Play in this window"),
         onclick: () => { update(() => { S.fatal = null; S.fatalCode = null; }); reconnect(); } })
       : el("p", { class: "muted", text: t("Check the code, or ask for a new link.") }),
-    el("a", { class: "button secondary", href: "/", text: t("Back to the lobby") })));
+    el("a", { class: "button secondary", href: "/", text: t("Back to the home page") })));
 }
 
+// The Mayor's notices, a repeated one once with its count.
 function noticesPanel() {
   if (!S.notices.length) return null;
+  const lines = [];
+  for (const n of S.notices) {
+    const last = lines[lines.length - 1];
+    if (last && last.text === n) last.times += 1; else lines.push({ text: n, times: 1 });
+  }
   return el("section", { class: "card notices", "aria-labelledby": "notices-h" }, el("h2", { id: "notices-h", text: t("The Mayor says") }),
-    el("ul", {}, S.notices.slice(-6).map((n) => el("li", { text: n }))));
+    el("ul", {}, lines.slice(-6).map((n) => el("li", { text: n.times > 1 ? `${n.text} (×${n.times})` : n.text }))));
+}
+
+// The panels beside the table. From the night's end to the next night's gestures the
+// night just told comes first: on a phone, what happened and why must not sit screens
+// below the next draft.
+function panels(V) {
+  const story = storyPanel();
+  const first = ["draft", "over"].includes(V.phase) && S.history.length ? [story, decisionPanel()] : [decisionPanel(), story];
+  return [first[0], first[1], yourCard(), journalPanel(), noticesPanel(), chatPanel()].filter((x, i, all) => x && all.indexOf(x) === i);
 }
 
 function gameView() {
   const V = S.view;
   if (!V) return el("p", { class: "loading", text: t("Connecting…") });
-  const phaseText = V.phase === "over" ? t("The game is over") : t("Night {n} · {phase}", { n: V.night, phase: word("phases", V.phase) });
+  const phaseText = V.phase === "over" ? t("The game is over")
+    : V.phase === "setup" ? t("Before the first night: free XP")
+      : t("Night {n} · {phase}", { n: V.night, phase: word("phases", V.phase) });
   const r = revealNow(V);
   const center = el("div", { class: "center" },
     el("div", { class: "phase", "data-testid": "phase", "data-phase": V.phase, text: phaseText }),
@@ -66,7 +92,7 @@ function gameView() {
     over ? endPanel() : null,
     el("div", { class: "game" },
       el("div", { class: "tablewrap" }, gameCircle(center), r ? whoWhom(V, r.gestures, r.withdrawals, r.caption) : null),
-      el("div", { class: "panels" }, decisionPanel(), yourCard(), storyPanel(), journalPanel(), noticesPanel(), chatPanel())));
+      el("div", { class: "panels" }, panels(V))));
 }
 
 export function roomPage() {
@@ -74,5 +100,5 @@ export function roomPage() {
     : !S.lobby ? el("p", { class: "loading", text: t("Connecting…") })
       : S.lobby.status === "lobby" ? el("div", {}, lobbyView(), el("div", { class: "lobbychat" }, chatPanel()))
         : gameView();
-  return el("div", { class: "room" }, bar(), el("main", { id: "main" }, body), helpDialog());
+  return el("div", { class: "room" }, bar(), lostBanner(), el("main", { id: "main" }, body), helpDialog());
 }

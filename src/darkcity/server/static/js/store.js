@@ -4,7 +4,7 @@
 
 export const S = {
   meta: null, cat: null, lang: null, code: null, token: null, member: null,
-  ws: null, online: false, lobby: null, view: null, standing: null,
+  ws: null, online: false, lost: false, lobby: null, view: null, standing: null,
   deadline: null, offset: 0, counting: null, countWord: null,
   notices: [], history: [], filter: [], shows: null, pending: false,
   fatal: null, attempts: 0, chat: [], helpOpen: false, helpRole: null,

@@ -62,9 +62,12 @@ export function standingNow() { return telling() ? S.standingBefore || null : S.
 
 function stepLabel(step) { return step === "end" ? word("steps", "end") : step; }
 
+// The lines about the reader (their acts, what was done to them) stand out.
 function eventList(events, testid) {
+  const me = S.view && S.view.viewer;
   return el("ol", { class: "events", "data-testid": testid }, events.map((e) =>
-    el("li", { class: `ev ev-${e.event}` }, el("span", { class: "step", text: stepLabel(e.step) }), " ", e.text)));
+    el("li", { class: `ev ev-${e.event} ${me && (e.player === me || e.target === me) ? "mine" : ""}` },
+      el("span", { class: "step", text: stepLabel(e.step) }), " ", e.text)));
 }
 
 function nightSummary(n) {
