@@ -122,6 +122,13 @@ UI: Final = (
     _("{player} took Death"),
     _("{player}'s card:"),
     _("{player}, the Zombie, attacks:"),
+    _("Games in progress on this device"),
+    _("Mayor"),
+    _("The server cannot be reached."),
+    _("The server could not answer (error {status})."),
+    _("That entry was not saved: try again."),
+    _("No connection to the server: what you tap now is not saved. The page tries again "
+      "every second."),
 )
 
 #: A night's fates (spec: result ``fate``).

@@ -62,11 +62,13 @@ from darkcity.night import Card
 from darkcity.notation import write_round
 from darkcity.server.config import ServerConfig
 from darkcity.server.storage import Storage
+from darkcity.server.text import WORDS
 
 __all__ = ["TableStore", "companion_router"]
 
 STATIC: Final = resources.files("darkcity").joinpath("server/static/table")
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+PRESET_TITLES: Final = WORDS["presets"]  # the decks' names, as the web table writes them
 CODE_LENGTH: Final = 6
 MAX_BODY: Final = 16384
 MAX_TABLES: Final = 2000  # held in memory at once (a table is a few kilobytes)
@@ -393,6 +395,7 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
         return JSONResponse({
             "lang": lang, "catalog": table_catalog(lang),
             "presets": [{"name": k, "min": v[1][0], "max": v[1][1],
+                         "title": translator(lang)(PRESET_TITLES.get(k, k)),
                          "about": translator(lang)(v[2])} for k, v in PRESETS.items()],
             "box": [_card(c) for c in BOX],
         }, headers={"Cache-Control": "max-age=60"})

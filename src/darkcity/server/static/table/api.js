@@ -1,18 +1,26 @@
 // The companion's HTTP API: every entry is stored by the server before it answers.
-import { L } from "./i18n.js";
+import { L, t } from "./i18n.js";
 
-export class Refusal extends Error {}
+export class Refusal extends Error {
+  constructor(message, status) { super(message); this.status = status; }
+}
 
 async function call(method, path, body, token) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers["X-Table-Token"] = token;
   const sep = path.includes("?") ? "&" : "?";
-  const r = await fetch(`${path}${sep}lang=${encodeURIComponent(L.lang)}`, {
-    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let r;
+  try {
+    r = await fetch(`${path}${sep}lang=${encodeURIComponent(L.lang)}`, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    // the network, not the server: said in the reader's words, never the browser's
+    throw new Refusal(t("The server cannot be reached."), 0);
+  }
   let doc = null;
   try { doc = await r.json(); } catch (e) { doc = null; }
-  if (!r.ok) throw new Refusal((doc && doc.message) || `HTTP ${r.status}`);
+  if (!r.ok) throw new Refusal((doc && doc.message) || t("The server could not answer (error {status}).", { status: r.status }), r.status);
   return doc;
 }
 

@@ -3,14 +3,17 @@
 import { el, button } from "./dom.js";
 import { t, role, fate, condition, cardLabel } from "./i18n.js";
 
+// One row per player, as on the paper sheets, and the roles written upwards: eight
+// players and eight roles fit a phone without scrolling sideways.
 export function journalTable(v, only) {
   const players = only ? [only] : v.players;
-  return el("div", { class: "scroll" }, el("table", { "data-testid": "journals" },
-    el("thead", {}, el("tr", {}, el("th", { text: t("Journal") }), players.map((p) => el("th", { text: p })))),
-    el("tbody", {},
-      v.sheet.map((r) => el("tr", {}, el("td", { text: role(r) }),
-        players.map((p) => el("td", { text: String((v.journals[p] || {})[r] || "") })))),
-      el("tr", {}, el("td", { text: t("Total") }), players.map((p) => el("td", { text: String(v.totals[p]) }))))));
+  return el("div", { class: "scroll" }, el("table", { class: "journal", "data-testid": "journals" },
+    el("thead", {}, el("tr", {}, el("th", { class: "who", scope: "col", text: t("Player") }),
+      v.sheet.map((r) => el("th", { class: "rolecol", scope: "col" }, el("span", { text: role(r) }))),
+      el("th", { class: "total", scope: "col", text: t("Total") }))),
+    el("tbody", {}, players.map((p) => el("tr", { "data-name": p }, el("th", { class: "who", scope: "row", text: p }),
+      v.sheet.map((r) => el("td", { "data-role": r, text: String((v.journals[p] || {})[r] || "") })),
+      el("td", { class: "total", text: String(v.totals[p]) }))))));
 }
 
 export function resultPanel(S, send) {

@@ -13,6 +13,7 @@ import { withdrawPanel } from "./withdraw.js";
 import { resolvePanel, storyPanel } from "./resolve.js";
 import { resultPanel } from "./journals.js";
 import { phonePage } from "./phone.js";
+import { loadSaved, resumePanel } from "./resume.js";
 
 const S = {
   meta: null, lang: "en", code: null, token: null, view: null, local: {}, spoken: {},
@@ -34,7 +35,9 @@ S.send = async (entry) => {
     const v = await api.enter(S.code, S.token, entry);
     if (!S.view || v.version >= S.view.version) S.view = v;
   } catch (e) {
-    toast(e.message);
+    // a refusal is the engine's reason; a failure of the network or the server also
+    // says that nothing was stored
+    toast(e.status && e.status < 500 ? e.message : `${e.message} ${t("That entry was not saved: try again.")}`);
   } finally {
     S.busy = false;
   }
@@ -59,12 +62,24 @@ S.refresh = async (full) => {
       S.view = v;
       S.render();
     }
-    S.offline = false;
+    S.refused = null;
+    if (S.offline) { S.offline = false; S.render(); }
   } catch (e) {
-    if (!S.offline) toast(e.message);
-    S.offline = true;
+    if (e.status && e.status < 500) {  // refused (no such table...): said once
+      if (S.refused !== e.message) toast(e.message);
+      S.refused = e.message;
+    } else if (!S.offline) {
+      S.offline = true;
+      S.render();
+    }
   }
 };
+
+// While the server cannot be reached, the page says so where it is seen.
+function offlineBanner() {
+  return S.offline && S.view ? el("p", { class: "error offline", role: "alert", "data-testid": "offline",
+    text: t("No connection to the server: what you tap now is not saved. The page tries again every second.") }) : null;
+}
 
 S.start = (code, token) => {
   S.code = code;
@@ -91,7 +106,7 @@ function mayorPage() {
   const head = el("div", { class: "row" },
     el("h1", { text: t("Night {n}", { n: v.night }) }),
     el("span", { class: "dim", "data-testid": "table-code", text: t("Table {code}", { code: v.code }) }));
-  const parts = [head];
+  const parts = [head, offlineBanner()];
   const stage = v.stage;
   if (stage === "draft") parts.push(draftPanel(S, send));
   else if (stage === "count") parts.push(countPanel(S, send));
@@ -125,13 +140,13 @@ S.render = () => {
   if (!S.code) {
     parts.push(el("h1", { text: t("Table companion") }),
       el("p", { class: "dim", text: t("For a game with the real cards: the app is the Mayor's assistant.") }),
-      el("div", { class: "panel" }, langPicker()), setupPage(S));
+      el("div", { class: "panel" }, langPicker()), resumePanel(S.saved), setupPage(S));
   } else if (!S.view) {
     parts.push(el("p", { class: "loading", text: t("Loading the table…") }));
   } else if (S.view.reader === "mayor") {
     parts.push(...mayorPage());
   } else {
-    parts.push(el("h1", { text: t("Table {code}", { code: S.view.code }) }), phonePage(S), el("p", {}, langPicker()));
+    parts.push(el("h1", { text: t("Table {code}", { code: S.view.code }) }), offlineBanner(), phonePage(S), el("p", {}, langPicker()));
   }
   app.replaceChildren(...parts.filter((x) => x));
   if (focused) {
@@ -156,6 +171,8 @@ async function main() {
       history.replaceState(null, "", location.pathname);
     }
     S.start(code, localStorage.getItem(`darkcity:table:${code}`));
+  } else {
+    loadSaved().then((saved) => { S.saved = saved; S.render(); });
   }
   S.render();
   setInterval(() => { if (S.code && !S.busy) S.refresh(false); }, 1000);

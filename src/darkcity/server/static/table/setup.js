@@ -61,7 +61,7 @@ export function setupPage(S) {
   // the deck
   const presets = S.meta.presets.filter((p) => p.min <= players.length && players.length <= p.max);
   const select = el("select", { "data-testid": "deck", "aria-label": t("Deck") },
-    presets.map((p) => el("option", { value: p.name, selected: p.name === s.deck && !s.custom ? true : null }, p.name)),
+    presets.map((p) => el("option", { value: p.name, selected: p.name === s.deck && !s.custom ? true : null }, p.title || p.name)),
     el("option", { value: "", selected: s.custom ? true : null }, t("Custom cards")));
   select.addEventListener("change", () => {
     s.custom = select.value === "";
