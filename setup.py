@@ -1,4 +1,5 @@
-"""Build darkcity, compiling the engine's hot modules with mypyc where it can.
+"""Build darkcity, compiling the engine's hot modules (and the views and the
+environments' encoders) with mypyc where it can.
 
 The engine is plain, typed Python (``mypy --strict``). For speed, a regular
 install (``pip install .``, a wheel) compiles the modules listed under

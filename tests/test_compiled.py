@@ -28,9 +28,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 #: The tests run against the compiled modules: the rules, the notation, the
-#: messages, the deck, the game, its views and records, the CLI (its
-#: subprocesses inherit the path), the bots and the simulator. (The whole
-#: suite passes compiled too; these are the ones that reach compiled code.)
+#: messages, the deck, the game, its views (against the reference views too) and
+#: records, the server's reading of the views, the CLI (its subprocesses inherit
+#: the path), the bots, the simulator and the environments. (The whole suite
+#: passes compiled too; these are the ones that reach compiled code.)
 SUITES = (
     "tests/test_rules_basic.py",
     "tests/test_rules_death.py",
@@ -48,11 +49,16 @@ SUITES = (
     "tests/test_properties.py",
     "tests/test_game.py",
     "tests/test_views.py",
+    "tests/test_views_reference.py",
+    "tests/test_server.py",
     "tests/test_record.py",
     "tests/test_playout.py",
     "tests/test_cli.py",
     "tests/test_bots.py",
     "tests/test_sim.py",
+    "tests/test_env.py",
+    "tests/test_env_reference.py",
+    "tests/test_env_openspiel.py",
 )
 
 

@@ -108,8 +108,9 @@ class SeatView:
     death: bool  # took Death tonight (public: the card lay face up)
 
 
-_SEAT_SLOTS: Final = tuple(SeatView.__dict__[f].__set__ for f in SeatView.__slots__)
-assert SeatView.__slots__ == tuple(f.name for f in fields(SeatView))
+# each field's setter, in field order: a slot's descriptor in Python, an attribute's
+# in the compiled module (mypyc makes SeatView a native class; both set a frozen field)
+_SEAT_SLOTS: Final = tuple(vars(SeatView)[f.name].__set__ for f in fields(SeatView))
 
 
 def _seat_view(name: str, journal: tuple[tuple[str, int], ...], decided: bool | None,
@@ -119,8 +120,9 @@ def _seat_view(name: str, journal: tuple[tuple[str, int], ...], decided: bool | 
     """``SeatView(name, journal, ...)``: the same object, made by setting its slots
     directly. A frozen dataclass's ``__init__`` calls ``object.__setattr__`` once a
     field, most of what the views' most-made object costs (the research environment
-    makes about one an observation); this is a third of it."""
-    s = object.__new__(SeatView)
+    makes about one an observation); this is a third of it. (Compiled, that
+    ``__init__`` is still the interpreted one ``dataclass`` writes: a fifth.)"""
+    s = SeatView.__new__(SeatView)
     a, b, c, d, e, f, g, h = _SEAT_SLOTS
     a(s, name)
     b(s, journal)
