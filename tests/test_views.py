@@ -364,7 +364,7 @@ def test_a_kind_named_devil_is_shown() -> None:
         if g.night == night and not g.over:
             gesture = {s.name: s for s in view(g, None).seats}[alien].gesture
             assert gesture is not None and gesture.kind == "devil"
-        drive(g, rng, lambda game: game.night > night or game.over)
+        drive(g, rng, lambda game, n=night: game.night > n or game.over)
         done = dict(view(g, None).history[night - 1].gestures)
         assert done[alien].kind == "devil"
         return
