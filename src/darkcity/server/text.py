@@ -208,6 +208,9 @@ UI: Final = (
       "now!” and every gesture is shown at once."),
     _("Withdraw, and you flee the night: nobody can harm you, but your gesture does "
       "nothing and you earn no XP."),
+    _("Your rooms on this device"),
+    _("In play"),
+    _("bots: {n}"),
 )
 
 GOALS: Final[dict[Role, str]] = {r: CAST[r].goals for r in Role}  # cast.py marks them

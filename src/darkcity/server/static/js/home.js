@@ -18,6 +18,40 @@ export function langSwitch(after) {
 
 function field(id, label, input) { input.id = id; return el("div", { class: "field" }, el("label", { for: id, text: label }), input); }
 
+// The rooms this device holds a seat in (their tokens, kept by the seat links): a
+// friend who closed the tab finds the game again from the home page. A room that is
+// gone is forgotten; one that is over is not listed.
+const TOKEN_KEY = /^darkcity:token:([A-Z0-9]+)$/;
+
+function yourRooms() {
+  const box = el("section", { class: "card", "data-testid": "your-rooms", "aria-labelledby": "rooms-h", hidden: true });
+  const codes = [];
+  for (let i = 0; i < localStorage.length; i += 1) {
+    const m = TOKEN_KEY.exec(localStorage.key(i) || "");
+    if (m) codes.push(m[1]);
+  }
+  (async () => {
+    const rows = [];
+    for (const code of codes.slice(0, 12)) {
+      let r;
+      try { r = await fetch(`/api/rooms/${encodeURIComponent(code)}`); } catch { continue; }
+      if (r.status === 404) { localStorage.removeItem(tokenKey(code)); continue; }
+      if (!r.ok) continue;
+      const lobby = await r.json();
+      if (lobby.status === "over") continue;
+      const names = lobby.seats.filter((x) => x.kind === "human").map((x) => x.name);
+      const bots = lobby.seats.filter((x) => x.kind === "bot").length;
+      rows.push(el("li", {}, el("a", { href: `/r/${code}`, "data-testid": `your-room-${code}`, text: code }), " ",
+        el("span", { class: "muted", text: [lobby.status === "lobby" ? t("Lobby") : t("In play"), names.join(", "),
+          bots ? t("bots: {n}", { n: bots }) : ""].filter(Boolean).join(" · ") })));
+    }
+    if (!rows.length) return;
+    box.append(el("h2", { id: "rooms-h", text: t("Your rooms on this device") }), el("ul", { class: "rooms" }, rows));
+    box.hidden = false;
+  })();
+  return box;
+}
+
 export function homePage() {
   const players = el("input", { type: "number", min: 4, max: 8, value: 6, "data-testid": "players" });
   const deck = el("select", { "data-testid": "deck" });
@@ -79,7 +113,7 @@ export function homePage() {
       el("div", { class: "row wrap" }, langSwitch(),
         el("a", { href: "/table", class: "button secondary", "data-testid": "companion-link", text: t("Table companion") }),
         el("span", { class: "muted", text: t("Playing with real cards? The companion counts and narrates for your table.") }))),
-    el("div", { class: "forms" }, create, join));
+    yourRooms(), el("div", { class: "forms" }, create, join));
 }
 
 export function notFoundPage() {

@@ -1,0 +1,169 @@
+"""What a first-time player's review of the web table fixed, kept fixed (a phone, 375 px,
+touch): a lost connection is said on the page and a tap made meanwhile says it was not
+sent; the draft lists the hand once; each prompt says what it means and how long is
+left; the night just told comes before the next draft; a notice repeated for every
+decision of an absent player is toasted once and counted; the home page lists the
+rooms this device holds a seat in.
+
+The other seats are bots of the room, and Bia, a person who joined and never opens
+the page (a bot plays her seat after a one-second grace period).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright")
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+from playwright.sync_api import expect
+
+from darkcity.server.testing import create_room, join_room
+
+from ..test_server_process import Server, free_port
+from .test_web_play import CLICKABLE, add_bots, phase
+
+PHONE = {"width": 375, "height": 667}
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path / "review.sqlite3", free_port(), DARKCITY_BOT_DELAY_S="0")
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def phone(browser: Any) -> Any:
+    return browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                               locale="en-US").new_page()
+
+
+class Link:
+    """The page's WebSocket through Playwright's route: it can be cut, and kept cut."""
+
+    def __init__(self, page: Any) -> None:
+        self.down = False
+        self.open: list[Any] = []
+        page.route_web_socket("**/ws/**", self.handle)
+
+    def handle(self, ws: Any) -> None:
+        if self.down:
+            ws.close()
+            return
+        ws.connect_to_server()
+        self.open.append(ws)
+
+    def cut(self) -> None:
+        self.down = True
+        for ws in self.open:
+            with contextlib.suppress(Exception):
+                ws.close()
+        self.open.clear()
+
+
+def test_a_lost_connection_is_said_and_a_tap_meanwhile_is_not_silent(
+        browser: Any, server: Server) -> None:
+    room = create_room(server.base, "Ana", players=4, decide_s=120, lang="en")
+    add_bots(server, room["code"], room["token"], range(1, 4), start=True)
+    page = phone(browser)
+    link = Link(page)
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector("[data-testid=choice-0]")
+    # the question says how long is left and what happens then
+    expect(page.locator("[data-testid=deadline-note]")).to_contain_text(
+        "left to decide; then a bot decides for you.")
+    assert "You win with 4 XP in one row" in page.inner_text("[data-testid=decide]")
+    assert page.locator("[data-testid=connection-lost]").count() == 0
+    link.cut()
+    page.wait_for_selector("[data-testid=connection-lost]")
+    page.tap("[data-testid=choice-0]")
+    toast = page.locator("[data-testid=toast]", has_text="Not sent")
+    toast.wait_for()
+    # the banner stays in sight on a phone scrolled down to the journals
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    box = page.locator("[data-testid=connection-lost]").bounding_box()
+    assert box is not None and 0 <= box["y"] < 10, box
+    link.down = False
+    page.tap("[data-testid=reconnect]")
+    page.wait_for_selector("[data-testid=connection-lost]", state="detached")
+    page.tap("[data-testid=choice-0]")
+    expect(page.locator("[data-testid=decide] h2")).not_to_have_text(
+        "Write your free XP in one row")
+    page.context.close()
+
+
+def test_the_hand_is_listed_once_and_the_night_told_comes_before_the_next_draft(
+        browser: Any, server: Server) -> None:
+    room = create_room(server.base, "Ana", players=4, pace="fast", decide_s=6, beat_s=0.1,
+                       grace_s=1, lang="en")
+    join_room(server.base, room["code"], "Bia")  # Bia never opens the page
+    add_bots(server, room["code"], room["token"], range(2, 4), start=True)
+    page = phone(browser)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    rng = random.Random(3)
+    hands: list[tuple[int, int, int, str]] = []  # rows, their rules, other card buttons, your card
+    roles: list[str] = []
+    orders: list[list[str]] = []
+    most_toasts = 0
+    end = time.monotonic() + 150
+    while time.monotonic() < end and phase(page) != "over" and not (hands and roles and orders):
+        ph = phase(page)
+        with contextlib.suppress(Exception):  # (a read racing a redraw is read again)
+            if ph == "draft" and page.locator("[data-testid=hand]").count():
+                hands.append((page.locator("[data-testid=hand] .handrow").count(),
+                              page.locator("[data-testid=hand] details").count(),
+                              page.locator(".choices .cardpick").count(),
+                              page.inner_text("[data-testid=your-card]", timeout=300)))
+            if ph == "gesture" and page.locator("[data-testid=you-are]").count():
+                roles.append(page.inner_text("[data-testid=you-are]", timeout=300))
+            if ph == "draft" and page.locator("[data-testid=narration]").count():
+                orders.append(page.evaluate("""() => [...document.querySelectorAll(
+                    '.panels > section')].map((s) => s.dataset.testid)"""))
+            bia = page.locator("[data-testid=toast]", has_text="Bia").count()
+            most_toasts = max(most_toasts, bia)
+        buttons = page.locator(CLICKABLE)
+        with contextlib.suppress(Exception):
+            n = buttons.count()
+            if n:
+                buttons.nth(rng.randrange(n)).tap(timeout=800)
+        time.sleep(0.1)
+    # the hand once: each card a row with its rules and its button, no second list
+    assert hands and all(rows and rules == rows and not others and "Your hand" not in card
+                         for rows, rules, others, card in hands), hands
+    assert roles and all(r.startswith("Your role:") for r in roles), roles
+    # from the second night on, the night just told is read before the draft
+    assert orders and all(o.index("narration") < o.index("decide") for o in orders), orders
+    # Bia's seat was played for her at every decision: told once, then counted
+    assert most_toasts <= 1, most_toasts
+    notices = page.locator(".notices li").all_inner_texts()
+    assert any("Bia" in x and "(×" in x for x in notices), notices
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_home_page_lists_the_rooms_this_device_sits_in(browser: Any, server: Server) -> None:
+    room = create_room(server.base, "Ana", players=4, lang="en")
+    page = phone(browser)
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector(".seat.me")
+    page.evaluate("localStorage.setItem('darkcity:token:GONE22', 'x')")  # a room not there
+    page.goto(f"{server.base}/")
+    page.wait_for_selector(f"[data-testid=your-room-{room['code']}]")
+    assert "Ana" in page.inner_text("[data-testid=your-rooms]")
+    assert page.evaluate("localStorage.getItem('darkcity:token:GONE22')") is None
+    page.tap(f"[data-testid=your-room-{room['code']}]")
+    page.wait_for_selector(".seat.me")  # back in the seat
+    page.context.close()
