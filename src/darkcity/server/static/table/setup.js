@@ -59,7 +59,9 @@ export function setupPage(S) {
     list,
     s.players.length < 8 ? button(t("Add a player"), () => { s.players.push(""); refresh(); }, { "data-testid": "add-player" }) : null));
   // the deck
-  const presets = S.meta.presets.filter((p) => p.min <= players.length && players.length <= p.max);
+  // the decks for as many players as there are rows (names not typed yet included)
+  const seats = Math.max(players.length, s.players.length);
+  const presets = S.meta.presets.filter((p) => p.min <= seats && seats <= p.max);
   const select = el("select", { "data-testid": "deck", "aria-label": t("Deck") },
     presets.map((p) => el("option", { value: p.name, selected: p.name === s.deck && !s.custom ? true : null }, p.title || p.name)),
     el("option", { value: "", selected: s.custom ? true : null }, t("Custom cards")));

@@ -1,0 +1,119 @@
+"""What a first-time review of the table companion fixed, kept fixed (375 px, touch):
+the decks by their names; the games in progress on this device found again from the
+set-up page; a network failure said in the reader's words with nothing stored (never
+the browser's "Failed to fetch"), and said for as long as it lasts; eight players'
+journals inside a phone's width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("playwright")
+
+from playwright.sync_api import expect  # noqa: E402
+
+from ..test_server_process import Server, free_port  # noqa: E402
+from .test_companion_browser import HEIGHT, WIDTH, Driver, table_game  # noqa: E402
+
+PLAYERS = ["Ana", "Bia", "Caio", "Duda"]
+
+
+@pytest.fixture
+def table_server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path / "review.sqlite3", free_port())
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def mayor_page(browser: Any) -> Any:
+    return browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True,
+                               locale="en-US").new_page()
+
+
+def new_table(base: str) -> dict[str, Any]:
+    r = httpx.post(f"{base}/api/tables", json={"players": PLAYERS, "deck": "basic", "lang": "en",
+                                               "free_xp": dict.fromkeys(PLAYERS, "priest")},
+                   timeout=10)
+    r.raise_for_status()
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def stage(base: str, code: str, token: str) -> str:
+    r = httpx.get(f"{base}/api/tables/{code}", headers={"X-Table-Token": token}, timeout=10)
+    value: str = r.json()["stage"]
+    return value
+
+
+def test_decks_by_name_and_a_game_in_progress_found_again(browser: Any,
+                                                          table_server: Server) -> None:
+    page = mayor_page(browser)
+    page.goto(f"{table_server.base}/table")
+    page.get_by_test_id("panel-setup").wait_for()
+    labels = page.locator("[data-testid=deck] option").all_inner_texts()
+    assert "Basic (12 cards)" in labels and "basic" not in labels, labels
+    assert page.get_by_test_id("resume").count() == 0
+    t = new_table(table_server.base)
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                  [f"darkcity:table:{t['code']}", t["token"]])
+    page.evaluate("localStorage.setItem('darkcity:table:GONE22', 'x')")  # a table not there
+    page.reload()
+    link = page.get_by_test_id(f"resume-{t['code']}")
+    link.wait_for()
+    assert "Ana, Bia, Caio, Duda" in page.get_by_test_id("resume").inner_text()
+    assert page.evaluate("localStorage.getItem('darkcity:table:GONE22')") is None
+    link.tap()
+    page.get_by_test_id("panel-draft").wait_for()  # the Mayor's screen again
+    page.context.close()
+
+
+def test_a_network_failure_is_said_in_words_and_stores_nothing(browser: Any,
+                                                               table_server: Server) -> None:
+    t = new_table(table_server.base)
+    page = mayor_page(browser)
+    page.goto(f"{table_server.base}/table/{t['code']}#mayor={t['token']}")
+    page.get_by_test_id("panel-draft").wait_for()
+    page.route("**/api/tables/**", lambda route: route.abort())
+    page.get_by_test_id("offline").wait_for()  # the next poll fails: said at once
+    page.get_by_test_id("drafted").tap()
+    toast = page.get_by_test_id("toast").last
+    expect(toast).to_contain_text("That entry was not saved: try again.")
+    assert "fetch" not in toast.inner_text().lower()
+    assert stage(table_server.base, t["code"], t["token"]) == "draft"  # nothing stored
+    page.unroute("**/api/tables/**")
+    page.get_by_test_id("offline").wait_for(state="detached")
+    page.get_by_test_id("drafted").tap()
+    page.get_by_test_id("panel-count").wait_for()
+    assert stage(table_server.base, t["code"], t["token"]) == "count"
+    page.context.close()
+
+
+def test_eight_players_journals_fit_a_phone(browser: Any, table_server: Server) -> None:
+    game = table_game("death-alien-7", 8)
+    page = mayor_page(browser)
+    d = Driver(page, table_server.base)
+    d.set_up(game)
+    rec = game.nights[0]
+    d.truth = dict(rec.night.cards)
+    d.draft(rec)
+    d.count()
+    d.reveal(rec)
+    d.withdrawals(rec)
+    d.calls(rec)
+    d.wait_stage("over" if len(game.nights) == 1 else "journals")
+    table, box, page_width = page.evaluate("""() => {
+        const t = document.querySelector('[data-testid=journals]');
+        return [t.scrollWidth, t.parentElement.clientWidth, document.documentElement.scrollWidth];
+    }""")
+    assert table <= box and page_width <= WIDTH, (table, box, page_width)
+    assert page.locator("[data-testid=journals] tbody tr").count() == 8
+    page.context.close()
