@@ -159,3 +159,14 @@ def test_a_seat_is_one_phone_and_the_record_keeps_the_secret(api: TestClient) ->
     record = api.get(f"/api/tables/{code}/record").json()
     assert record["entries"] == [] and "death_names" not in str(record)
     assert replay_table(record).ok
+
+
+def test_a_kind_that_names_the_devil_is_shown(api: TestClient) -> None:
+    """The Devil is role number 0, a false value: the Mayor's view lost an Alien's
+    gesture's kind when it named the Devil."""
+    code, mayor = new_table(api, "angel-alien-6")
+    for e in ({"type": "drafted"}, {"type": "counted"},
+              {"type": "gesture", "player": "Ana", "shows": "alien", "kind": "devil"}):
+        assert enter(api, code, mayor, e).status_code == 200, e
+    gesture = api.get(f"/api/tables/{code}", headers=mayor).json()["gestures"]["Ana"]
+    assert gesture["kind"] == "devil"

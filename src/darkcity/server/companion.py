@@ -230,8 +230,8 @@ def view(stored: StoredTable, reader: str | None, t: Translator) -> dict[str, An
         "neighbours": {p: list(c.neighbours(p)) for p in c.players},
         "gesturing": list(c.gesturing),
         "gestures": {p: {"shows": g.shows.key, "targets": list(g.targets),
-                         "kind": g.kind.key if g.kind else None,
-                         "seeks": g.seeks.value if g.seeks else None}
+                         "kind": g.kind.key if g.kind is not None else None,
+                         "seeks": g.seeks.value if g.seeks is not None else None}
                      for p, g in c.gestures.items()} if reader == "mayor" or c.stage not in (
                          Stage.DRAFT, Stage.COUNT) else {},
         "to_enter": list(c.to_enter()) if c.stage is Stage.REVEAL else [],
