@@ -129,6 +129,7 @@ UI: Final = (
     _("That entry was not saved: try again."),
     _("No connection to the server: what you tap now is not saved. The page tries again "
       "every second."),
+    _("Choose the free XP of {names}."),
 )
 
 #: A night's fates (spec: result ``fate``).

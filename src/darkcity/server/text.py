@@ -211,6 +211,8 @@ UI: Final = (
     _("Your rooms on this device"),
     _("In play"),
     _("bots: {n}"),
+    _("Copy the invite link"),
+    _("Fill every seat (with people or bots) first."),
 )
 
 GOALS: Final[dict[Role, str]] = {r: CAST[r].goals for r in Role}  # cast.py marks them

@@ -1,4 +1,5 @@
 // DOM helpers: names and every other text are put on the page as text, never HTML.
+import { t } from "./i18n.js";
 
 export function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
@@ -47,4 +48,10 @@ export function toast(text, kind) {
   box.append(item);  // (a repeated one moves to the end)
   while (box.children.length > 3) box.firstElementChild.remove();
   item.timer = setTimeout(() => item.remove(), 6000);
+}
+
+// The clipboard, or a prompt to copy by hand where the page may not write it.
+export function copy(text) {
+  (navigator.clipboard ? navigator.clipboard.writeText(text) : Promise.reject()).then(
+    () => toast(t("Copied."), "ok"), () => window.prompt(t("Copy this:"), text));
 }

@@ -1,7 +1,7 @@
 // The lobby: the circle of seats, sitting, bots, the host's controls and the start.
 import { S, me, isHost } from "./store.js";
 import { t, word, role } from "./i18n.js";
-import { el } from "./dom.js";
+import { el, copy } from "./dom.js";
 import { send } from "./net.js";
 import { circle, badge } from "./table.js";
 import { joinPanel } from "./join.js";
@@ -31,13 +31,17 @@ export function lobbyView() {
   const mine = me();
   const c = L.config;
   const deck = c.deck === "custom" ? t("Custom cast") : word("presets", c.deck);
+  const free = L.seats.filter((s) => s.kind === "empty").length;
   const info = el("section", { class: "card lobbyinfo", "aria-labelledby": "lobby-h" },
     el("h2", { id: "lobby-h", text: t("Waiting for players") }),
     el("p", { text: t("Share the code {code} or the link.", { code: S.code }) }),
+    el("button", { class: "small", type: "button", "data-testid": "copy-invite", text: t("Copy the invite link"),
+      onclick: () => copy(`${location.origin}/r/${S.code}`) }),
     el("p", { class: "muted", text: t("{n} players · deck: {deck} · pace: {pace}", { n: c.players, deck, pace: word("paces", c.pace) }) }),
     c.roles ? el("p", { class: "muted", text: t("Roles: {roles}", { roles: c.roles.map(role).join(", ") }) }) : null,
     mine ? el("button", { class: "secondary small", type: "button", text: t("Stand up"), onclick: () => send({ type: "stand" }) }) : null,
     L.watchers.length ? el("p", { class: "muted", text: t("Not seated: {names}", { names: L.watchers.join(", ") }) }) : null,
+    isHost() && free ? el("p", { class: "muted", "data-testid": "seats-free", text: t("Fill every seat (with people or bots) first.") }) : null,
     isHost() ? el("button", { type: "button", "data-testid": "start", text: t("Start the game"), onclick: () => send({ type: "start" }) }) : el("p", { class: "muted", text: t("The host starts the game.") }));
   return el("div", { class: "lobby" },
     el("div", { class: "tablewrap" }, circle(L.seats.map(seatNode), el("div", { class: "center" }, el("div", { class: "phase", text: t("Lobby") })))),

@@ -1,7 +1,7 @@
 // A room's page: the bar (code, links, rules, language), then the lobby or the game.
 import { S, update } from "./store.js";
 import { t, word } from "./i18n.js";
-import { el, toast } from "./dom.js";
+import { el, copy } from "./dom.js";
 import { reconnect } from "./net.js";
 import { langSwitch } from "./home.js";
 import { lobbyView } from "./lobby.js";
@@ -14,11 +14,6 @@ import { endPanel } from "./end.js";
 import { chatPanel } from "./chat.js";
 import { helpButton, helpDialog } from "./help.js";
 import { attention } from "./attention.js";
-
-function copy(text) {
-  (navigator.clipboard ? navigator.clipboard.writeText(text) : Promise.reject()).then(
-    () => toast(t("Copied."), "ok"), () => window.prompt(t("Copy this:"), text));
-}
 
 function bar() {
   const link = `${location.origin}/r/${S.code}`;

@@ -110,6 +110,7 @@ export function setupPage(S) {
     });
     wrap.append(free);
   }
+  const missing = players.filter((p) => !s.free[p]);
   const start = button(t("Start the game"), async () => {
     try {
       const body = { players, lang: S.lang, free_xp: Object.fromEntries(players.map((p) => [p, s.free[p] || ""])),
@@ -122,8 +123,12 @@ export function setupPage(S) {
       s.startError = e.message;
       S.render();
     }
-  }, { class: "primary", "data-testid": "start", disabled: !(s.check && s.check.ok) ? true : null });
+  }, { class: "primary", "data-testid": "start", disabled: !(s.check && s.check.ok) || missing.length ? true : null });
   if (s.startError) wrap.append(el("p", { class: "error", role: "alert", "data-testid": "start-error", text: s.startError }));
+  // every player writes a free XP before the first night: said, not refused with a field's name
+  if (s.check && s.check.ok && missing.length) {
+    wrap.append(el("p", { class: "warn", "data-testid": "free-missing", text: t("Choose the free XP of {names}.", { names: missing.join(", ") }) }));
+  }
   wrap.append(start);
   s.startError = null;
   return wrap;
