@@ -167,3 +167,28 @@ def test_the_home_page_lists_the_rooms_this_device_sits_in(browser: Any, server:
     page.tap(f"[data-testid=your-room-{room['code']}]")
     page.wait_for_selector(".seat.me")  # back in the seat
     page.context.close()
+
+
+def test_the_count_brings_the_table_back_into_view_on_a_phone(browser: Any,
+                                                               server: Server) -> None:
+    room = create_room(server.base, "Ana", players=4, decide_s=60, beat_s=0.6, lang="en")
+    add_bots(server, room["code"], room["token"], range(1, 4), start=True)
+    page = phone(browser)
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    end = time.monotonic() + 60
+    while time.monotonic() < end and phase(page) != "gesture":
+        with contextlib.suppress(Exception):
+            page.locator(CLICKABLE).first.tap(timeout=800)
+        time.sleep(0.2)
+    page.wait_for_selector("[data-testid^=choice-], [data-testid^=shows-]")
+    if page.locator("[data-testid^=shows-]").count():
+        page.locator("[data-testid^=shows-]").first.tap()
+    last = page.locator("[data-testid^=choice-]").last
+    last.scroll_into_view_if_needed()
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # at the journals
+    last.tap()  # the last gesture in: the count starts
+    page.wait_for_selector("[data-testid=count].on")
+    page.wait_for_timeout(900)
+    box = page.locator("[data-testid=count]").bounding_box()
+    assert box is not None and 0 <= box["y"] <= PHONE["height"], box
+    page.context.close()

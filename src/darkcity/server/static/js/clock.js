@@ -4,6 +4,18 @@ import { S, now, update } from "./store.js";
 import { t } from "./i18n.js";
 import { $ } from "./dom.js";
 
+// Everybody looks at the table for the count: a phone scrolled down to the buttons it
+// was tapped on brings the circle (the count, then the reveal) back into view.
+function lookAtTheTable() {
+  const table = $("[data-testid=table]");
+  if (!table) return;
+  const r = table.getBoundingClientRect();
+  const centre = (r.top + r.bottom) / 2;  // where the count is shown
+  if (centre > 0 && centre < window.innerHeight) return;  // in sight already
+  const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  table.scrollIntoView({ behavior: smooth ? "smooth" : "auto", block: "start" });
+}
+
 export function startCount(m) {
   S.counting = m;
   const V = S.view;
@@ -15,6 +27,7 @@ export function startCount(m) {
   const words = [t("1"), t("2"), t("3"), t("Now!")];
   S.countWord = null;
   S.countOf = m;
+  lookAtTheTable();
   words.forEach((w, i) => {
     const at = (m.start + (i + 1) * m.beat - now()) * 1000;
     setTimeout(() => { if (S.countOf === m) { S.countWord = w; showCount(); } }, Math.max(0, at));
