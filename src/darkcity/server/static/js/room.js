@@ -81,7 +81,7 @@ function gameView() {
     el("div", { class: "phase", "data-testid": "phase", "data-phase": V.phase, text: phaseText }),
     el("div", { id: "countdown", "data-testid": "countdown", role: "timer" }),
     el("div", { id: "count", class: `count ${S.countWord ? "on" : ""}`, "aria-live": "assertive", "data-testid": "count", text: S.countWord || "" }),
-    r ? el("div", { class: "muted", text: r.caption }) : null);
+    r ? el("div", { class: "muted caption", text: r.caption }) : null);
   const over = V.phase === "over" && !telling();  // the last night is told first
   return el("div", { class: "gamepage" },
     over ? endPanel() : null,
