@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from ..test_server_process import Server, free_port
+
 CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/snap/bin/chromium")
 
 
@@ -103,3 +105,26 @@ def axe_source() -> str:
         if not found.exists():
             pytest.skip("npm could not install axe-core (offline?)")
     return found.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    """The web app on a free loopback port, its bots deciding at once (a module that
+    wants them paced as in play defines its own)."""
+    s = Server(tmp_path / "web.sqlite3", free_port(), DARKCITY_BOT_DELAY_S="0")
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+@pytest.fixture
+def table_server(tmp_path: Path) -> Iterator[Server]:
+    """The app serving the table companion, on a free loopback port."""
+    s = Server(tmp_path / "table.sqlite3", free_port())
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()

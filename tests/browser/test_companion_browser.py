@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,20 +28,10 @@ from darkcity.game import Game, Settings, bot_rng, play_randomly  # noqa: E402
 from darkcity.gametypes import NightRecord  # noqa: E402
 from darkcity.notation import adjudicate, result_document  # noqa: E402
 
-from ..test_server_process import Server, free_port  # noqa: E402
+from ..test_server_process import Server  # noqa: E402
 
 WIDTH, HEIGHT = 375, 760
 ENTRY = re.compile(r"/api/tables/[A-Z0-9]+/(entries|undo)")
-
-
-@pytest.fixture
-def table_server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path / "table.sqlite3", free_port())
-    s.start()
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 def table_game(deck: str = "reporter-death-6", n: int = 6, *, death: bool = True) -> Game:

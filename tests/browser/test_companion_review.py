@@ -7,8 +7,6 @@ journals inside a phone's width.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,20 +16,10 @@ pytest.importorskip("playwright")
 
 from playwright.sync_api import expect  # noqa: E402
 
-from ..test_server_process import Server, free_port  # noqa: E402
+from ..test_server_process import Server  # noqa: E402
 from .test_companion_browser import HEIGHT, WIDTH, Driver, table_game  # noqa: E402
 
 PLAYERS = ["Ana", "Bia", "Caio", "Duda"]
-
-
-@pytest.fixture
-def table_server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path / "review.sqlite3", free_port())
-    s.start()
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 def mayor_page(browser: Any) -> Any:

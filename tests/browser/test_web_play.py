@@ -15,7 +15,7 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,16 +36,6 @@ from ..test_server_process import Server, free_port
 PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1280, "height": 900}
 CLICKABLE = "[data-testid^=choice-]:not([disabled]), [data-testid^=shows-]"
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path / "web.sqlite3", free_port(), DARKCITY_BOT_DELAY_S="0")
-    s.start()
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 def ws_url(server: Server, code: str) -> str:

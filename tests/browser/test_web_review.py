@@ -14,8 +14,6 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,20 +26,10 @@ from playwright.sync_api import expect
 
 from darkcity.server.testing import create_room, join_room
 
-from ..test_server_process import Server, free_port
+from ..test_server_process import Server
 from .test_web_play import CLICKABLE, add_bots, phase
 
 PHONE = {"width": 375, "height": 667}
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path / "review.sqlite3", free_port(), DARKCITY_BOT_DELAY_S="0")
-    s.start()
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 def phone(browser: Any) -> Any:
