@@ -73,9 +73,14 @@ export function arrowLayer(arrows, n) {
     const w = LABEL_W * a.label.length / 2 + 0.5;
     const inCentre = ([x, y]) => Math.abs(x - 50) < CENTRE[0] + w && Math.abs(y - 50) < CENTRE[1] + LABEL_H / 2;
     const covers = ([x, y]) => placed.filter(([px, py, pw]) => Math.abs(x - px) < w + pw && Math.abs(y - py) < LABEL_H).length;
-    // the spot covering least (the centre weighs two labels), the middle first among equals
-    const cost = (q) => 2 * inCentre(q) + covers(q);
-    const [lx, ly] = LABEL_AT.map(at).reduce((best, q) => (cost(q) < cost(best) ? q : best));
+    // the spot covering least (the centre weighs two labels), the middle first among
+    // equals; where every spot on a short curve covers another label (two neighbours
+    // aiming at each other), a line off the curve on its outer side, then two
+    const nx = dy / len, ny = -dx / len;
+    const spots = [0, 1, 2].flatMap((off) => LABEL_AT.map(at).map(([x, y]) =>
+      [x + nx * off * LABEL_H, y + ny * off * LABEL_H, off]));
+    const cost = (q) => 2 * inCentre(q) + covers(q) + 0.4 * q[2];
+    const [lx, ly] = spots.reduce((best, q) => (cost(q) < cost(best) ? q : best));
     placed.push([lx, ly, w]);
     labels.push(svg("text", { x: lx.toFixed(2), y: (ly + 0.9).toFixed(2), class: `label ${a.lowered || a.fled ? "off" : ""}`, fill: colour, text: a.label }));
   }
