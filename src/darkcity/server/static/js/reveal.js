@@ -41,10 +41,12 @@ export function arrowsOf(view, gestures, withdrawals) {
 
 // Where on its curve an arrow's label may sit, best first; the half-width and
 // half-height of the circle's centre (the night, the countdown), kept clear of labels;
-// a label's size, in the circle's units (2.4-unit bold text): a letter's width, a line.
+// a label's size, in the circle's units (2.4-unit bold text): a letter's width, a line;
+// two labels a line apart still touch through their halos and strike-throughs, so
+// another label is kept LABEL_GAP away.
 const LABEL_AT = [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.14, 0.86];
 const CENTRE = [11, 8];
-const LABEL_W = 1.45, LABEL_H = 3;
+const LABEL_W = 1.45, LABEL_H = 3, LABEL_GAP = 3.8;
 
 const pos = (i, n) => { const a = (Math.PI * 2 * i) / n + Math.PI / 2; return [50 + RADIUS * Math.cos(a), 50 + RADIUS * Math.sin(a)]; };
 
@@ -72,7 +74,7 @@ export function arrowLayer(arrows, n) {
       (1 - u) * (1 - u) * sy + 2 * (1 - u) * u * cy + u * u * ey];
     const w = LABEL_W * a.label.length / 2 + 0.5;
     const inCentre = ([x, y]) => Math.abs(x - 50) < CENTRE[0] + w && Math.abs(y - 50) < CENTRE[1] + LABEL_H / 2;
-    const covers = ([x, y]) => placed.filter(([px, py, pw]) => Math.abs(x - px) < w + pw && Math.abs(y - py) < LABEL_H).length;
+    const covers = ([x, y]) => placed.filter(([px, py, pw]) => Math.abs(x - px) < w + pw && Math.abs(y - py) < LABEL_GAP).length;
     // the spot covering least (the centre weighs two labels), the middle first among
     // equals; where every spot on a short curve covers another label (two neighbours
     // aiming at each other), a line off the curve on its outer side, then two
