@@ -53,12 +53,7 @@ def capture(out: Path, lang: str, browser: object) -> list[str]:
                 last = k == len(game.nights) - 1
                 d.shots = out if k == 0 else None
                 if last:
-                    d.truth = dict(rec.night.cards)
-                    d.draft(rec)
-                    d.count()
-                    d.reveal(rec)
-                    d.withdrawals(rec)
-                    d.calls(rec)
+                    d.play(rec)
                     d.shots = out
                     d.journals(True)
                 else:

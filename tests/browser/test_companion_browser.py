@@ -259,15 +259,20 @@ class Driver:
         if not last:
             self.tap("next-night", sends=True)
 
-    def night(self, rec: NightRecord, last: bool, phone: Any | None = None) -> dict[str, Any]:
+    def play(self, rec: NightRecord, phone: Any | None = None) -> dict[str, Any]:
+        """Night ``rec`` entered, from the draft to the Mayor's last call."""
         self.truth = dict(rec.night.cards)
         self.draft(rec, phone)
         times = self.count()
         taps = self.reveal(rec)
         self.withdrawals(rec)
         self.calls(rec)
-        self.journals(last)
         return {"times": times, "taps": taps}
+
+    def night(self, rec: NightRecord, last: bool, phone: Any | None = None) -> dict[str, Any]:
+        got = self.play(rec, phone)
+        self.journals(last)
+        return got
 
 
 def _check_night(base: str, code: str, rec: NightRecord) -> None:

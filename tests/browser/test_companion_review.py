@@ -90,13 +90,7 @@ def test_eight_players_journals_fit_a_phone(browser: Any, table_server: Server) 
     page = mayor_page(browser)
     d = Driver(page, table_server.base)
     d.set_up(game)
-    rec = game.nights[0]
-    d.truth = dict(rec.night.cards)
-    d.draft(rec)
-    d.count()
-    d.reveal(rec)
-    d.withdrawals(rec)
-    d.calls(rec)
+    d.play(game.nights[0])
     d.wait_stage("over" if len(game.nights) == 1 else "journals")
     table, box, page_width = page.evaluate("""() => {
         const t = document.querySelector('[data-testid=journals]');
