@@ -315,8 +315,17 @@ def test_a_whole_game_with_the_special_cast_and_death(browser: Any, table_server
                 assert got["taps"] <= 20, got["taps"]
             assert got["taps"] <= 4 * gesturing
         assert d.state()["winners"] == list(game.winners)
-        # the phone shows its own journal; the record replays
+        # the phone shows its own journal, who won and why, and its own last night
         phone.get_by_test_id("journals").wait_for()
+        won = phone.get_by_test_id("phone-winners")
+        won.wait_for()
+        for p in game.winners:
+            assert p in won.inner_text()
+        fate = d.state()["result"]["players"][last]["fate"]
+        mine = phone.get_by_test_id("phone-mine").inner_text()
+        assert mine.startswith("You held ") and mine.split(": ")[1].startswith(fate), mine
+        assert phone.locator("[data-testid=phone-result] li").count() > 0
+        # the record replays
         record = httpx.get(f"{table_server.base}/api/tables/{d.code}/record", timeout=10).json()
         from darkcity.companion import replay_table
 

@@ -72,6 +72,7 @@ UI: Final = (
     _("Phase 4: step {step}"),
     _("Phase 4: the resolution"),
     _("Phase 5: night {n}"),
+    _("You held {card}: {fate}"),
     _("Phase 5: the journals"),
     _("Player"),
     _("Player {n}"),

@@ -16,6 +16,19 @@ export function journalTable(v, only) {
       el("td", { class: "total", text: String(v.totals[p]) }))))));
 }
 
+// Who won and by which condition; when several met one, how the tiebreak ranked them
+// (R-102). The Mayor's screen and every player's phone show the same panel.
+export function winnersPanel(v, testid) {
+  if (!v.winners.length) return null;
+  return el("div", { class: "panel", "data-testid": testid },
+    el("p", { class: "big winner", text: t("Winners: {names}", { names: v.winners.join(", ") }) }),
+    v.winners.map((p) => el("p", { text: `${p}: ${v.conditions[p].map(condition).join(", ")}` })),
+    v.contenders.length > v.winners.length ? [
+      el("p", { class: "dim", text: t("Tiebreak among those who met a condition: most XP, then most rows with XP.") }),
+      v.contenders.map((c) => el("p", { "data-testid": `${testid}-contender-${c.player}`,
+        text: t("{player}: {xp} XP in {rows} rows", { player: c.player, xp: c.xp, rows: c.rows }) }))] : null);
+}
+
 export function resultPanel(S, send) {
   const v = S.view;
   const r = v.result;
@@ -31,15 +44,7 @@ export function resultPanel(S, send) {
       el("thead", {}, el("tr", {}, el("th", { text: t("Player") }), el("th", { text: t("Card") }), el("th", { text: t("Fate") }), el("th", { text: t("XP") }))),
       el("tbody", {}, rows)),
     el("h2", { text: t("Journals") }), journalTable(v));
-  if (v.winners.length) {
-    box.append(el("div", { class: "panel", "data-testid": "winners" },
-      el("p", { class: "big winner", text: t("Winners: {names}", { names: v.winners.join(", ") }) }),
-      v.winners.map((p) => el("p", { text: `${p}: ${v.conditions[p].map(condition).join(", ")}` })),
-      v.contenders.length > v.winners.length ? [
-        el("p", { class: "dim", text: t("Tiebreak among those who met a condition: most XP, then most rows with XP.") }),
-        v.contenders.map((c) => el("p", { "data-testid": `contender-${c.player}`,
-          text: t("{player}: {xp} XP in {rows} rows", { player: c.player, xp: c.xp, rows: c.rows }) }))] : null));
-  }
+  box.append(winnersPanel(v, "winners"));
   box.append(el("p", { class: "row" },
     el("a", { href: `/api/tables/${v.code}/nights/${r.number}`, download: "", "data-testid": "export-night" }, t("Night {n} (round notation)", { n: r.number })),
     el("a", { href: `/api/tables/${v.code}/record`, download: "", "data-testid": "export-record" }, t("The whole game (record)"))));

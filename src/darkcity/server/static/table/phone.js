@@ -1,15 +1,21 @@
 // A player's own phone: pick your name once; then the table as it stands, your journal,
 // the rules of a card, and, if you took Death, the name you write, in secret.
 import { el, button, toast } from "./dom.js";
-import { t, role, goals, powers, gestureOf } from "./i18n.js";
+import { t, role, goals, powers, gestureOf, fate, cardLabel } from "./i18n.js";
 import { api } from "./api.js";
-import { journalTable } from "./journals.js";
+import { journalTable, winnersPanel } from "./journals.js";
 
 const STAGES = {
   draft: "Phase 1: the draft", count: "Phase 2: the gestures", reveal: "Phase 2: the gestures",
   withdrawal: "Phase 3: withdrawals", resolution: "Phase 4: the resolution",
   journals: "Phase 5: the journals", over: "The game is over",
 };
+
+// Whether a line of the story names ``name`` as a whole word ("Ana", not "Mariana").
+function mentions(line, name) {
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${esc}($|[^\\p{L}\\p{N}])`, "u").test(line);
+}
 
 export function phonePage(S) {
   const v = S.view;
@@ -32,13 +38,26 @@ export function phonePage(S) {
   wrap.append(el("div", { class: "panel" },
     el("p", { class: "big", text: me }),
     el("p", { "data-testid": "phone-stage", text: `${t("Night {n}", { n: v.night })} · ${t(STAGES[v.stage])}` }),
-    el("p", { text: t("{player} is the active player", { player: v.active }) })));
+    v.stage === "over" ? null : el("p", { text: t("{player} is the active player", { player: v.active }) })));
   if (v.stage === "draft" && v.death_in_play && me === v.last_drafter) {
     const names = v.players.filter((p) => p !== me);
     wrap.append(el("div", { class: "panel secret", "data-testid": "phone-death" },
       el("p", { text: t("If you take Death, tap the name you write on it (nobody else sees it):") }),
       el("div", { class: "grid" }, names.map((p) => button(p, () => S.send({ type: "drafted", death_names: p }),
         { "data-testid": `phone-death-${p}` })))));
+  }
+  // The game's end and the night just resolved, on every phone, not only the Mayor's
+  // screen: who won and why, then what happened to you and the Mayor's story.
+  if (v.stage === "over") wrap.append(winnersPanel(v, "phone-winners"));
+  if (v.result && v.result.players[me]) {
+    const x = v.result.players[me];
+    const mine = t("You held {card}: {fate}", { card: cardLabel(x.card), fate: fate(x.fate) })
+      + (x.xp ? ` · +${x.xp} XP` : "");
+    wrap.append(el("div", { class: "panel", "data-testid": "phone-result" },
+      el("h2", { text: t("Phase 5: night {n}", { n: v.result.number }) }),
+      el("p", { class: "mine", "data-testid": "phone-mine", text: mine }),
+      el("ol", { class: "story" }, v.result.events.map((line) =>
+        el("li", { class: mentions(line, me) ? "mine" : null, text: line })))));
   }
   if (v.my_death_names) {
     wrap.append(el("p", { class: "panel secret", text: t("You wrote {player} on Death's card.", { player: v.my_death_names }) }));
