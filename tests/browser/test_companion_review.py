@@ -99,3 +99,46 @@ def test_eight_players_journals_fit_a_phone(browser: Any, table_server: Server) 
     assert table <= box and page_width <= WIDTH, (table, box, page_width)
     assert page.locator("[data-testid=journals] tbody tr").count() == 8
     page.context.close()
+
+
+def enter(base: str, code: str, token: str, entry: dict[str, Any]) -> None:
+    r = httpx.post(f"{base}/api/tables/{code}/entries", headers={"X-Table-Token": token},
+                   json={"entry": entry}, timeout=10)
+    assert r.status_code == 200, r.text
+
+
+def test_undo_says_what_it_takes_back_in_the_tables_words(browser: Any,
+                                                          table_server: Server) -> None:
+    """A second review (stop 22), the Mayor's phone in pt_BR: Undo's button names the
+    entry it takes back (never Death's written name), a toast says what was taken
+    back, and the small buttons are a finger's size (44 px)."""
+    t = new_table(table_server.base)
+    base, code, token = table_server.base, t["code"], t["token"]
+    page = browser.new_context(viewport={"width": WIDTH, "height": 667}, has_touch=True,
+                               locale="pt-BR").new_page()
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    page.get_by_test_id("panel-draft").wait_for()
+    undo = page.get_by_test_id("undo")
+    assert undo.is_disabled() and undo.inner_text() == "Desfazer"
+    enter(base, code, token, {"type": "drafted"})
+    enter(base, code, token, {"type": "counted"})
+    page.get_by_test_id("panel-reveal").wait_for()
+    expect(undo).to_have_text("Desfazer: a contagem")
+    first = page.get_by_test_id("reveal-current").inner_text().strip()
+    page.get_by_test_id("role-priest").tap()
+    expect(undo).to_have_text(f"Desfazer: o gesto de {first}")
+    undo.tap()
+    expect(page.get_by_test_id("toast").last).to_have_text(f"Desfeito: o gesto de {first}")
+    expect(undo).to_have_text("Desfazer: a contagem")
+    assert page.get_by_test_id("reveal-current").inner_text().strip() == first
+    for p in PLAYERS:
+        enter(base, code, token, {"type": "gesture", "player": p, "shows": "priest"})
+    enter(base, code, token, {"type": "revealed"})
+    enter(base, code, token, {"type": "withdrawal", "player": "Bia", "withdrawal": True})
+    page.get_by_test_id("panel-withdrawal").wait_for()
+    expect(undo).to_have_text("Desfazer: a desistência de Bia")
+    heights = page.evaluate(
+        "() => [...document.querySelectorAll('#app button')]"
+        ".map(b => b.getBoundingClientRect().height)")
+    assert min(heights) >= 44, heights
+    page.context.close()

@@ -41,7 +41,7 @@ from darkcity.companion import (
     entry_from_json,
     write_table_record,
 )
-from darkcity.companion.entries import EntryError
+from darkcity.companion.entries import EntryError, entry_to_json
 from darkcity.companion.table import read_free_xp
 from darkcity.companion.text import table_catalog
 from darkcity.deck import (
@@ -254,6 +254,10 @@ def view(stored: StoredTable, reader: str | None, t: Translator) -> dict[str, An
                        for p in c.winners},
         "nights": len(c.nights),
         "can_undo": bool(c.entries),
+        # what Undo takes back, said on its button; never Death's written name (the
+        # Mayor's screen is seen by the table)
+        "last_entry": ({k: x for k, x in entry_to_json(c.entries[-1]).items()
+                        if k != "death_names"} if reader == "mayor" and c.entries else None),
     }
     if reader is not None and reader != "mayor" and reader == c.death:
         doc["my_death_names"] = c.death_names

@@ -44,10 +44,22 @@ S.send = async (entry) => {
   S.render();
 };
 
+// What Undo takes back, in the table's words ("Bia's gesture", "step 4").
+function undoneOf(e) {
+  if (!e) return null;
+  if (e.type === "gesture") return t("{player}'s gesture", { player: e.player });
+  if (e.type === "withdrawal") return t("{player}'s withdrawal", { player: e.player });
+  if (e.type === "call") return e.step === "end" ? t("The other cards") : t("step {step}", { step: e.step });
+  return { drafted: t("the draft"), counted: t("the count"), revealed: t("the end of Phase 2"),
+    withdrawn: t("the end of Phase 3"), "next-night": t("the start of night {n}", { n: S.view.night }) }[e.type] || null;
+}
+
 async function undo(what) {
+  const taken = what === "entry" ? undoneOf(S.view.last_entry) : null;
   try {
     S.view = await api.undo(S.code, S.token, what);
     S.local = {};
+    if (taken) toast(t("Taken back: {what}", { what: taken }), "ok");
   } catch (e) {
     toast(e.message);
   }
@@ -125,7 +137,8 @@ function mayorPage() {
     }, { class: "small", "data-testid": "free-seats" }) : null,
     langPicker()));
   parts.push(el("nav", { class: "bar" },
-    button(t("Undo"), () => undo("entry"), { "data-testid": "undo", disabled: v.can_undo ? null : true }),
+    button(undoneOf(v.last_entry) ? t("Undo: {what}", { what: undoneOf(v.last_entry) }) : t("Undo"), () => undo("entry"),
+      { "data-testid": "undo", disabled: v.can_undo ? null : true }),
     button(t("Undo the last night"), () => { if (confirm(t("Take the last night back, journals and all?"))) undo("night"); },
       { class: "danger", "data-testid": "undo-night", disabled: v.nights ? null : true })));
   return parts;
