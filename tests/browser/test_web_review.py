@@ -30,6 +30,7 @@ from ..test_server_process import Server
 from .test_web_play import CLICKABLE, add_bots, phase
 
 PHONE = {"width": 375, "height": 667}
+SHOWS = "[data-testid^=shows-][aria-pressed=false]"
 
 
 def phone(browser: Any) -> Any:
@@ -180,3 +181,33 @@ def test_the_count_brings_the_table_back_into_view_on_a_phone(browser: Any,
     box = page.locator("[data-testid=count]").bounding_box()
     assert box is not None and 0 <= box["y"] <= PHONE["height"], box
     page.context.close()
+
+
+def test_the_special_prompts_say_what_they_ask(browser: Any, server: Server) -> None:
+    """Death offered to the last to draft, and the Zombies' choice, explain themselves
+    (before, Death was 'Choose your card' and a list of 'Take Death and name Bia')."""
+    room = create_room(server.base, "Ana", players=6, deck="reporter-death-6", pace="fast",
+                       decide_s=60, beat_s=0.1, bot_delay_s=0, lang="en")
+    add_bots(server, room["code"], room["token"], range(1, 6), start=True)
+    page = phone(browser)
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector("[data-testid=phase]")
+    death = page.locator("[data-testid=decide] button", has_text="Take Death and name")
+    end = time.monotonic() + 240
+    while time.monotonic() < end:  # Ana drafts last once every six nights
+        if death.count():
+            expect(page.locator("[data-testid=death-explain]")).to_contain_text(
+                "Death sits the night out")
+            return
+        if phase(page) == "zombie" and page.locator("[data-testid=choice-0]").count():
+            expect(page.locator("[data-testid=zombie-explain]")).to_contain_text(
+                "keep the neighbour you pointed at")
+        if phase(page) == "over" and page.locator("[data-testid=play-again]").count():
+            page.click("[data-testid=play-again]")  # the same seats and bots, a new room
+            page.wait_for_selector("[data-testid=start]")
+            page.click("[data-testid=start]")
+        with contextlib.suppress(Exception):  # a choice, else a role to show (the Demon)
+            choice = page.locator("[data-testid^=choice-]:not([disabled])")
+            (choice if choice.count() else page.locator(SHOWS)).first.tap(timeout=500)
+        time.sleep(0.1)
+    pytest.fail("Death was never offered to Ana")

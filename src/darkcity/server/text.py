@@ -208,6 +208,13 @@ UI: Final = (
       "now!” and every gesture is shown at once."),
     _("Withdraw, and you flee the night: nobody can harm you, but your gesture does "
       "nothing and you earn no XP."),
+    _("You choose last, so you may take Death instead of a card from the hand. Death sits "
+      "the night out: nobody can harm you and you attack nobody. You secretly name a "
+      "player; at the end of the night Death earns 1 XP if that player's role was "
+      "eliminated or abducted."),
+    _("Or leave Death and look at the hand passed to you, as usual."),
+    _("The Zombie decides once and for all: keep the neighbour you pointed at, or switch "
+      "to the one on your other side. Your attack falls on that player."),
     _("Your rooms on this device"),
     _("In play"),
     _("bots: {n}"),

@@ -121,6 +121,13 @@ function explain(V) {
   if (V.phase === "withdrawal") {
     return [line(t("Withdraw, and you flee the night: nobody can harm you, but your gesture does nothing and you earn no XP."))];
   }
+  if (V.phase === "draft" && V.choices.some((c) => c.type === "take-death")) {
+    return [line(t("You choose last, so you may take Death instead of a card from the hand. Death sits the night out: nobody can harm you and you attack nobody. You secretly name a player; at the end of the night Death earns 1 XP if that player's role was eliminated or abducted."), "death-explain"),
+      line(t("Or leave Death and look at the hand passed to you, as usual."))];
+  }
+  if (V.phase === "zombie") {
+    return [line(t("The Zombie decides once and for all: keep the neighbour you pointed at, or switch to the one on your other side. Your attack falls on that player."), "zombie-explain")];
+  }
   return [];
 }
 
