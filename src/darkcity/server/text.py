@@ -215,6 +215,8 @@ UI: Final = (
     _("Or leave Death and look at the hand passed to you, as usual."),
     _("The Zombie decides once and for all: keep the neighbour you pointed at, or switch "
       "to the one on your other side. Your attack falls on that player."),
+    _("The game record is a file (JSON) with every card, gesture and decision of this "
+      "game, to keep or to replay it (darkcity replay FILE)."),
     _("Your rooms on this device"),
     _("In play"),
     _("bots: {n}"),

@@ -33,6 +33,7 @@ export function endPanel() {
   }
   actions.append(el("a", { class: "button secondary", href: "/", "data-testid": "back-lobby", text: t("Back to the home page") }),
     el("a", { class: "button secondary", href: `/api/rooms/${S.code}/record`, download: `darkcity-${S.code}.json`, "data-testid": "record", text: t("Download the game record") }));
-  box.append(actions);
+  box.append(actions, el("p", { class: "muted", "data-testid": "record-about",
+    text: t("The game record is a file (JSON) with every card, gesture and decision of this game, to keep or to replay it (darkcity replay FILE).") }));
   return box;
 }
