@@ -193,12 +193,16 @@ def test_the_special_prompts_say_what_they_ask(browser: Any, server: Server) -> 
     page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
     page.wait_for_selector("[data-testid=phase]")
     death = page.locator("[data-testid=decide] button", has_text="Take Death and name")
+    goals: set[int] = set()  # how many goal lines each gesture prompt seen had
     end = time.monotonic() + 240
     while time.monotonic() < end:  # Ana drafts last once every six nights
         if death.count():
             expect(page.locator("[data-testid=death-explain]")).to_contain_text(
                 "Death sits the night out")
+            assert goals <= {1}, goals
             return
+        if page.locator("[data-testid=you-are]").count():  # the gesture says the goal too
+            goals.add(page.locator("[data-testid=your-goal]").count())
         if phase(page) == "zombie" and page.locator("[data-testid=choice-0]").count():
             expect(page.locator("[data-testid=zombie-explain]")).to_contain_text(
                 "keep the neighbour you pointed at")

@@ -204,6 +204,7 @@ UI: Final = (
     _("Everyone starts with 1 XP in a role of their choice (a row of the journal). You win "
       "with 4 XP in one row, 2 XP in three rows, 1 XP in six rows, or 8 XP in all."),
     _("Your role: {role}. {gesture}"),
+    _("Your goal: {goal}"),
     _("Nobody sees your choice until everyone has chosen; then the Mayor counts “1, 2, 3, "
       "now!” and every gesture is shown at once."),
     _("Withdraw, and you flee the night: nobody can harm you, but your gesture does "

@@ -116,6 +116,7 @@ function explain(V) {
   }
   if (V.phase === "gesture") {
     return [card ? line(t("Your role: {role}. {gesture}", { role: role(card.role), gesture: S.cat.gestures[card.role] }), "you-are") : null,
+      card ? line(t("Your goal: {goal}", { goal: S.cat.goals[card.role] }), "your-goal") : null,
       line(t("Nobody sees your choice until everyone has chosen; then the Mayor counts “1, 2, 3, now!” and every gesture is shown at once."))].filter(Boolean);
   }
   if (V.phase === "withdrawal") {
