@@ -142,3 +142,45 @@ def test_undo_says_what_it_takes_back_in_the_tables_words(browser: Any,
         ".map(b => b.getBoundingClientRect().height)")
     assert min(heights) >= 44, heights
     page.context.close()
+
+
+class CallWatcher(Driver):
+    """A Driver that, before each tap of *Next* in Phase 4, checks what the Mayor's
+    phone shows without scrolling: the call, and the button when the panel fits."""
+
+    checked = 0
+
+    def tap(self, testid: str, *, sends: bool = False) -> None:
+        if testid == "call-next":
+            room, call, panel, button, label, chosen = self.page.evaluate("""() => {
+                const box = (s) => document.querySelector(s).getBoundingClientRect();
+                const bar = document.querySelector('nav.bar').offsetHeight;
+                const b = box('[data-testid=call-next]');
+                return [innerHeight - bar, box('[data-testid=call]'),
+                        box('[data-testid=panel-call]'), b,
+                        document.querySelector('[data-testid=call-next]').textContent,
+                        document.querySelectorAll('[data-testid^=holder-][aria-pressed=true]').length];
+            }""")
+            assert call["top"] >= 0 and call["bottom"] <= room, (call, room)
+            if panel["height"] <= room:
+                assert button["top"] >= 0 and button["bottom"] <= room, (button, room)
+            q = self.state()["question"]
+            if q["role"] in ("devil", "angel") and q["candidates"]:
+                assert (label == "Ninguém revela: próximo") == (chosen == 0), (label, chosen)
+            self.checked += 1
+        super().tap(testid, sends=sends)
+
+
+def test_each_call_is_on_the_mayors_phone_without_scrolling(browser: Any,
+                                                           table_server: Server) -> None:
+    """Stop 22: the night's story grows above the call; at each call the page scrolls
+    to it, on a 375x667 phone in pt_BR (a 7-player Creature deck, two nights)."""
+    game = table_game("creatures-7", 7, death=False)
+    page = browser.new_context(viewport={"width": WIDTH, "height": 667}, has_touch=True,
+                               locale="pt-BR").new_page()
+    d = CallWatcher(page, table_server.base, lang="pt_BR")
+    d.set_up(game)
+    for k, rec in enumerate(game.nights[:2]):
+        d.night(rec, k == len(game.nights) - 1)
+    assert d.checked >= 8
+    page.context.close()

@@ -107,6 +107,7 @@ UI: Final = (
     _("Turn over the cards still unknown"),
     _("Undo"),
     _("Undo: {what}"),
+    _("Nobody turns it over: next"),
     _("Taken back: {what}"),
     _("{player}'s gesture"),
     _("{player}'s withdrawal"),

@@ -144,6 +144,24 @@ function mayorPage() {
   return parts;
 }
 
+// On a phone the night's story grows above the call: at each new call, the page scrolls
+// so that the call and its buttons are on screen (the newest lines just above them),
+// and the Mayor never hunts for the next button.
+function showTheCall() {
+  const q = S.view.question;
+  const key = q && S.view.stage === "resolution" ? `${S.view.night}:${q.step}` : null;
+  if (!key || S.shownCall === key) return;
+  S.shownCall = key;
+  const panel = document.querySelector("[data-testid=panel-call]");
+  const bar = document.querySelector("nav.bar");
+  if (!panel) return;
+  const room = window.innerHeight - (bar ? bar.offsetHeight : 0);
+  const r = panel.getBoundingClientRect();
+  if (r.top >= 0 && r.bottom <= room) return;
+  const y = r.height > room ? r.top - 8 : r.bottom - room + 8;
+  window.scrollTo(0, window.scrollY + y);
+}
+
 S.render = () => {
   const app = document.getElementById("app");
   // a re-render keeps the focus and the caret where the Mayor was typing
@@ -162,6 +180,7 @@ S.render = () => {
     parts.push(el("h1", { text: t("Table {code}", { code: S.view.code }) }), offlineBanner(), phonePage(S), el("p", {}, langPicker()));
   }
   app.replaceChildren(...parts.filter((x) => x));
+  if (S.view && S.view.reader === "mayor") showTheCall();
   if (focused) {
     const again = app.querySelector(`[data-testid="${focused}"]`);
     if (again) {

@@ -95,7 +95,9 @@ export function resolvePanel(S, send) {
         { "aria-pressed": st.zombies[z] === x ? "true" : "false", "data-testid": `zombie-${z}-${x}` }))));
   }
   const ready = needs.every((p) => st.pick[p]);
-  box.append(button(t("Next"), () => {
+  // at the Devil's or the Angel's call, Next with nobody tapped says that nobody holds it
+  const nobody = choosing && q.candidates.length && !st.chosen.size;
+  box.append(button(nobody ? t("Nobody turns it over: next") : t("Next"), () => {
     const cards = {};
     const add = (p, withGender) => {
       const c = st.pick[p];
