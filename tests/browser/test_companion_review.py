@@ -184,3 +184,45 @@ def test_each_call_is_on_the_mayors_phone_without_scrolling(browser: Any,
         d.night(rec, k == len(game.nights) - 1)
     assert d.checked >= 8
     page.context.close()
+
+
+def test_axe_table_companion_mayor_and_phone_in_pt(browser: Any, table_server: Server,
+                                                   axe_source: str) -> None:
+    """axe-core on the companion (no serious or critical violation), 375 px, pt_BR:
+    the set-up, the Mayor's draft, reveal, withdrawals, a call, and a player's phone."""
+    from .test_web_play import check_axe
+
+    ctx = browser.new_context(viewport={"width": WIDTH, "height": 667}, has_touch=True,
+                              locale="pt-BR", bypass_csp=True)
+    page = ctx.new_page()
+    base = table_server.base
+    page.goto(f"{base}/table?lang=pt_BR")
+    page.get_by_test_id("panel-setup").wait_for()
+    check_axe(page, axe_source, "set-up")
+    t = new_table(base)
+    code, token = t["code"], t["token"]
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    page.get_by_test_id("panel-draft").wait_for()
+    check_axe(page, axe_source, "draft")
+    enter(base, code, token, {"type": "drafted"})
+    enter(base, code, token, {"type": "counted"})
+    page.get_by_test_id("panel-reveal").wait_for()
+    check_axe(page, axe_source, "reveal")
+    for p in PLAYERS:
+        enter(base, code, token, {"type": "gesture", "player": p, "shows": "priest"})
+    enter(base, code, token, {"type": "revealed"})
+    page.get_by_test_id("panel-withdrawal").wait_for()
+    check_axe(page, axe_source, "withdrawals")
+    enter(base, code, token, {"type": "withdrawn"})
+    page.get_by_test_id("panel-call").wait_for()
+    check_axe(page, axe_source, "call")
+    phone_ctx = browser.new_context(viewport={"width": WIDTH, "height": 667}, has_touch=True,
+                                    locale="pt-BR", bypass_csp=True)
+    phone = phone_ctx.new_page()  # another device: the Mayor's link is not in its storage
+    phone.goto(f"{base}/table/{code}?lang=pt_BR")
+    phone.get_by_test_id("iam-Bia").tap()
+    phone.get_by_test_id("panel-phone").wait_for()
+    phone.get_by_test_id("journals").wait_for()
+    check_axe(phone, axe_source, "phone")
+    phone_ctx.close()
+    ctx.close()
