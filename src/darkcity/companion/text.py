@@ -24,6 +24,7 @@ __all__ = ["CONDITIONS", "FATES", "UI", "call_message", "table_catalog"]
 UI: Final = (
     _('Tiebreak among those who met a condition: most XP, then most rows with XP.'),
     _('{player}: {xp} XP in {rows} rows'),
+    _('{player}: {xp} XP in 1 row'),
     _('Phones at the table: {names}'),
     _('No phone has joined.'),
     _("Free the phones' seats"),

@@ -26,7 +26,8 @@ export function winnersPanel(v, testid) {
     v.contenders.length > v.winners.length ? [
       el("p", { class: "dim", text: t("Tiebreak among those who met a condition: most XP, then most rows with XP.") }),
       v.contenders.map((c) => el("p", { "data-testid": `${testid}-contender-${c.player}`,
-        text: t("{player}: {xp} XP in {rows} rows", { player: c.player, xp: c.xp, rows: c.rows }) }))] : null);
+        text: c.rows === 1 ? t("{player}: {xp} XP in 1 row", { player: c.player, xp: c.xp })
+          : t("{player}: {xp} XP in {rows} rows", { player: c.player, xp: c.xp, rows: c.rows }) }))] : null);
 }
 
 export function resultPanel(S, send) {
