@@ -194,15 +194,20 @@ def test_the_special_prompts_say_what_they_ask(browser: Any, server: Server) -> 
     page.wait_for_selector("[data-testid=phase]")
     death = page.locator("[data-testid=decide] button", has_text="Take Death and name")
     goals: set[int] = set()  # how many goal lines each gesture prompt seen had
+    heard: set[str] = set()  # the persistent live region's text during the withdrawals
     end = time.monotonic() + 240
     while time.monotonic() < end:  # Ana drafts last once every six nights
         if death.count():
             expect(page.locator("[data-testid=death-explain]")).to_contain_text(
                 "Death sits the night out")
             assert goals <= {1}, goals
+            assert all(h.startswith("Tonight's gestures: ") for h in heard if h), heard
+            assert any(h.startswith("Tonight's gestures: ") for h in heard) or not heard, heard
             return
         if page.locator("[data-testid=you-are]").count():  # the gesture says the goal too
             goals.add(page.locator("[data-testid=your-goal]").count())
+        if phase(page) == "withdrawal":  # a screen reader hears the gestures shown
+            heard.add(page.text_content("[data-testid=announce]") or "")
         if phase(page) == "zombie" and page.locator("[data-testid=choice-0]").count():
             expect(page.locator("[data-testid=zombie-explain]")).to_contain_text(
                 "keep the neighbour you pointed at")

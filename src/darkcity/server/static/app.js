@@ -11,6 +11,7 @@ import { homePage, notFoundPage } from "./js/home.js";
 import { roomPage } from "./js/room.js";
 import { attention } from "./js/attention.js";
 import { openHelp } from "./js/help.js";
+import { announce } from "./js/announce.js";
 
 let drawnHome = null;
 
@@ -37,6 +38,7 @@ function render() {
   if (dialog && !dialog.contains(document.activeElement)) dialog.querySelector("[data-testid=help-close]").focus();
   tickClock();
   attention.check();
+  announce();
 }
 
 async function roomExists(code) {
