@@ -220,3 +220,19 @@ def test_the_special_prompts_say_what_they_ask(browser: Any, server: Server) -> 
             (choice if choice.count() else page.locator(SHOWS)).first.tap(timeout=500)
         time.sleep(0.1)
     pytest.fail("Death was never offered to Ana")
+
+
+def test_the_host_is_told_a_friend_is_away_and_can_give_the_seat_to_a_bot(
+        browser: Any, server: Server) -> None:
+    room = create_room(server.base, "Ana", players=4, decide_s=60, grace_s=1, lang="en")
+    join_room(server.base, room["code"], "Bia")  # Bia never opens the page
+    add_bots(server, room["code"], room["token"], range(2, 4), start=True)
+    page = phone(browser)
+    page.on("dialog", lambda d: d.accept())  # "Their link will stop working": yes
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    panel = page.locator("[data-testid=away-panel]")
+    expect(panel).to_contain_text("The game goes on")
+    expect(panel).to_contain_text("Bia")
+    panel.locator("[data-testid=give-bot-1]").tap()
+    expect(panel).to_have_count(0)
+    expect(page.locator("[data-testid=seat-1] .badge", has_text="bot")).to_have_count(1)

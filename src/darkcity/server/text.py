@@ -218,6 +218,13 @@ UI: Final = (
       "to the one on your other side. Your attack falls on that player."),
     _("The game record is a file (JSON) with every card, gesture and decision of this "
       "game, to keep or to replay it (darkcity replay FILE)."),
+    _("Players away"),
+    _("The game goes on: a bot decides for a player who is away, until they come back "
+      "with their link."),
+    _("Give the seat to a bot"),
+    _("Give {player}'s seat to a bot"),
+    _("Give {player}'s seat to a bot for the rest of the game? Their link will stop "
+      "working."),
     _("Your rooms on this device"),
     _("In play"),
     _("bots: {n}"),

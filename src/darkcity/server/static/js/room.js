@@ -12,6 +12,7 @@ import { storyPanel, telling } from "./story.js";
 import { journalPanel } from "./journals.js";
 import { endPanel } from "./end.js";
 import { chatPanel } from "./chat.js";
+import { awayPanel } from "./away.js";
 import { helpButton, helpDialog } from "./help.js";
 import { attention } from "./attention.js";
 
@@ -67,7 +68,7 @@ function noticesPanel() {
 function panels(V) {
   const story = storyPanel();
   const first = ["draft", "over"].includes(V.phase) && S.history.length ? [story, decisionPanel()] : [decisionPanel(), story];
-  return [first[0], first[1], yourCard(), journalPanel(), noticesPanel(), chatPanel()].filter((x, i, all) => x && all.indexOf(x) === i);
+  return [awayPanel(), first[0], first[1], yourCard(), journalPanel(), noticesPanel(), chatPanel()].filter((x, i, all) => x && all.indexOf(x) === i);
 }
 
 function gameView() {
