@@ -358,6 +358,8 @@ def test_a_game_told_in_order_to_its_end_and_play_again(
     box = page.locator("[data-testid=victory]").bounding_box()
     assert box is not None and box["y"] + box["height"] <= DESKTOP["height"]  # no scrolling
     check_axe(page, axe_source, "end")
+    assert "darkcity replay" in page.inner_text("[data-testid=record-about]")  # what it is
+    assert (page.text_content("[data-testid=announce]") or "").startswith("Winners: ")
     page.locator("[data-testid=night-1] summary").click()  # every night stays at hand
     assert page.locator("[data-testid=events-1] li").count() >= 1
     seats = list(totals(page))
