@@ -60,6 +60,16 @@ def transcribe(c: Companion, rec: NightRecord, *, last: bool) -> int:
     for p, w in night.withdrawals.items():
         enter(WithdrawalEntry(p, w))
     enter(WithdrawalsDone())
+    made += calls(c, rec)
+    if not last:
+        enter(NextNight())
+    return made
+
+
+def calls(c: Companion, rec: NightRecord) -> int:
+    """The Mayor's answers to every call of Phase 4 still to come; how many."""
+    night = rec.night
+    made = 0
     while c.stage is Stage.RESOLUTION:
         q = c.question()
         assert q is not None
@@ -71,9 +81,8 @@ def transcribe(c: Companion, rec: NightRecord, *, last: bool) -> int:
             cards[p] = night.cards[p]
         zombies = {z: night.zombie_targets.get(z, aimed) for z, (_l, _r, aimed)
                    in q.zombies.items()}
-        enter(Call(q.step, cards, zombies))
-    if not last:
-        enter(NextNight())
+        c.enter(Call(q.step, cards, zombies))
+        made += 1
     return made
 
 
@@ -188,6 +197,72 @@ def test_corrections_and_undo() -> None:
     c.undo()
     c.undo()
     assert c.stage is Stage.COUNT
+
+
+def _a_wrong_gesture(c: Companion, p: str, true: GestureEntry) -> GestureEntry:
+    """Another gesture ``p`` could have shown (the first the companion accepts)."""
+    for r in c.showable:
+        aim = c.aim_options(p, r)
+        for targets in ((), aim[:1], aim[:2]):
+            wrong = GestureEntry(p, r, tuple(targets))
+            if wrong != true:
+                try:
+                    Companion.replayed(c.setup, c.entries).correct(wrong)
+                except EntryError:
+                    continue
+                return wrong
+    raise AssertionError(f"no other gesture for {p}")
+
+
+@pytest.mark.parametrize(("deck", "n"), [("basic", 6), ("reporter-death-6", 6),
+                                         ("death-alien-7", 8)])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_gesture_corrected_after_the_night_keeps_what_still_holds(deck: str, n: int,
+                                                                     seed: int) -> None:
+    g = game_of(deck, n, seed)
+    rec = g.nights[0]
+    c = companion_for(g)
+    transcribe(c, rec, last=True)
+    entries, result = list(c.entries), c.nights[0].result
+
+    def the_engines() -> bool:
+        mine = c.nights[0]
+        doc = json.loads(json.dumps(write_round(mine.night)))
+        return (adjudicate(doc) == result_document(rec.result)
+                and mine.result.journals == rec.result.journals)
+
+    assert the_engines()
+    p = c.gesturing[0]
+    true = next(e for e in c.entries if isinstance(e, GestureEntry) and e.player == p)
+    # the same gesture again: every later entry still holds
+    assert c.correct(true) == 0 and c.entries == entries and c.nights[0].result == result
+    # "wait, I showed something else": later entries are kept up to the first that
+    # no longer holds; the night is then resolved again from there
+    wrong = _a_wrong_gesture(c, p, true)
+    dropped = c.correct(wrong)
+    assert c.gestures[p] == wrong and len(c.entries) == len(entries) - dropped
+    assert c.entries[:entries.index(true)] == entries[:entries.index(true)]
+    # and back: what was dropped is entered again, the night is the engine's again
+    c.correct(true)
+    if c.stage is Stage.WITHDRAWAL:
+        for q, w in rec.night.withdrawals.items():
+            if q not in c.withdrawals:
+                c.enter(WithdrawalEntry(q, w))
+        c.enter(WithdrawalsDone())
+    calls(c, rec)
+    assert the_engines()
+
+
+def test_a_correction_refused_changes_nothing() -> None:
+    c = basic_table()
+    with pytest.raises(EntryError):
+        c.correct(GestureEntry("Ana", Role.VAMPIRE, ("Bia",)))  # nothing entered yet
+    to_reveal(c)
+    c.enter(GestureEntry("Ana", Role.VAMPIRE, ("Bia",)))
+    before = list(c.entries)
+    with pytest.raises(EntryError):
+        c.correct(GestureEntry("Ana", Role.VAMPIRE, ("Ana",)))  # not at oneself
+    assert c.entries == before and c.gestures["Ana"].targets == ("Bia",)
 
 
 def test_undo_the_last_night_puts_the_journals_back() -> None:

@@ -7,6 +7,7 @@ journals inside a phone's width.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -15,6 +16,8 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("playwright")
 
 from playwright.sync_api import expect  # noqa: E402
+
+from darkcity.cast import Role  # noqa: E402
 
 from ..test_server_process import Server  # noqa: E402
 from .test_companion_browser import HEIGHT, WIDTH, Driver, table_game  # noqa: E402
@@ -226,3 +229,46 @@ def test_axe_table_companion_mayor_and_phone_in_pt(browser: Any, table_server: S
     check_axe(phone, axe_source, "phone")
     phone_ctx.close()
     ctx.close()
+
+
+def test_a_gesture_corrected_after_the_night_keeps_the_rest(browser: Any,
+                                                            table_server: Server) -> None:
+    """"Wait, I showed the Werewolf": once the night is resolved, the Mayor corrects one
+    gesture; every entry after it that still holds is kept (here, all of them)."""
+    game = table_game()
+    page = mayor_page(browser)
+    d = Driver(page, table_server.base)
+    d.set_up(game)
+    rec = game.nights[0]
+    d.play(rec)
+    d.wait_stage("over" if len(game.nights) == 1 else "journals")
+    before = d.state()
+    night = rec.night
+    p = next(q for q in before["gesturing"] if night.shown(q) in (
+        Role.PRIEST, Role.VAMPIRE, Role.WEREWOLF, Role.ZOMBIE, Role.HUNTER))
+    d.tap("correct")
+    page.get_by_test_id("panel-correct").wait_for()
+    d.tap(f"who-{p}")
+    assert page.get_by_test_id("reveal-current").inner_text().strip() == p
+    shows, g = night.shown(p), night.gestures.get(p)
+    taps = [f"role-{shows.key}"] + ([f"target-{x}" for x in g.targets] if g else [])
+    for tid in taps[:-1]:
+        d.tap(tid)
+    with page.expect_response(re.compile(r"/api/tables/\w+/correct")) as r:
+        page.get_by_test_id(taps[-1]).click()
+    assert r.value.status == 200 and r.value.json()["dropped"] == 0, r.value.text()
+    expect(page.get_by_test_id("toast").last).to_contain_text(
+        f"Corrected: {p}'s gesture; everything entered after it still holds")
+    after = d.state()
+    assert after["stage"] == before["stage"] and after["result"] == before["result"]
+    assert page.get_by_test_id("panel-correct").count() == 0
+    # only a gesture can be corrected, and only by the Mayor
+    bad = httpx.post(f"{table_server.base}/api/tables/{d.code}/correct",
+                     json={"entry": {"type": "counted"}},
+                     headers={"X-Table-Token": d.token}, timeout=10)
+    assert bad.status_code == 400 and "Only a gesture" in bad.json()["message"]
+    nobody = httpx.post(f"{table_server.base}/api/tables/{d.code}/correct",
+                        json={"entry": {"type": "gesture", "player": p, "shows": "priest"}},
+                        timeout=10)
+    assert nobody.status_code == 403
+    page.context.close()

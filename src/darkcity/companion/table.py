@@ -828,6 +828,36 @@ class Companion:
         self._rebuild(self.entries[:-1])
         return last
 
+    def correct(self, entry: GestureEntry) -> int:
+        """Correct a gesture of tonight once the reveal is over ("wait, I showed the
+        Werewolf"): ``entry`` takes the place of the player's gesture, and the entries
+        after it are entered again, each checked as the first time, up to the first that
+        the corrected gesture makes wrong (a call that is no longer made, say): that one
+        and those after it are dropped, for the Mayor to enter again. Returns how many
+        were dropped. :class:`EntryError` if tonight has no gesture of that player or
+        the new one is refused; nothing changes then."""
+        start = max((i + 1 for i, e in enumerate(self.entries) if isinstance(e, NextNight)),
+                    default=0)
+        at = [i for i in range(start, len(self.entries))
+              if isinstance(x := self.entries[i], GestureEntry) and x.player == entry.player]
+        if not at:
+            raise EntryError("player", msg("{player} has no gesture entered tonight",
+                                           player=entry.player), entry.player)
+        before, later = self.entries[:at[-1]], self.entries[at[-1] + 1:]
+        c = Companion.replayed(self.setup, before)
+        c.enter(entry)
+        kept = 0
+        for e in later:
+            try:
+                c.enter(e)
+            except EntryError:
+                # an entry refused may have been half applied: rebuild without it
+                c = Companion.replayed(self.setup, [*before, entry, *later[:kept]])
+                break
+            kept += 1
+        self.__dict__.update(c.__dict__)
+        return len(later) - kept
+
     def undo_night(self) -> int | None:
         """Take the last finished night back, journals and all: the table is again at
         that night's draft. Returns its number, or None if no night is finished."""

@@ -74,6 +74,12 @@ UI: Final = (
     _("Phase 4: the resolution"),
     _("Phase 5: night {n}"),
     _("You held {card}: {fate}"),
+    _("Correct a gesture"),
+    _("Tap the player whose gesture was entered wrong, then enter what they showed. "
+      "Everything entered after it is kept while it still holds."),
+    _("Corrected: {player}'s gesture. What was entered after it and no longer holds "
+      "was taken back: enter it again."),
+    _("Corrected: {player}'s gesture; everything entered after it still holds."),
     _("Phase 5: the journals"),
     _("Player"),
     _("Player {n}"),

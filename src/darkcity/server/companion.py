@@ -41,7 +41,7 @@ from darkcity.companion import (
     entry_from_json,
     write_table_record,
 )
-from darkcity.companion.entries import EntryError, entry_to_json
+from darkcity.companion.entries import EntryError, GestureEntry, entry_to_json
 from darkcity.companion.table import read_free_xp
 from darkcity.companion.text import table_catalog
 from darkcity.deck import (
@@ -487,6 +487,24 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
                 raise Refused(409, "nothing", msg("There is nothing to undo."))
             store().save(stored)
         return changed(request, stored, reader)
+
+    @router.post("/api/tables/{code}/correct")
+    @guarded
+    async def correct(request: Request, code: str) -> Response:
+        """A gesture corrected after the reveal; the later entries still valid are kept."""
+        stored = found(code)
+        body = await _json(request)
+        reader = _who(stored, _token(request, body))
+        if reader != "mayor":
+            raise Refused(403, "not-mayor", msg("Only the Mayor enters that."))
+        entry = entry_from_json(body.get("entry"))
+        if not isinstance(entry, GestureEntry):
+            raise Refused(400, "not-a-gesture", msg("Only a gesture can be corrected."))
+        with stored.lock:
+            dropped = stored.table.correct(entry)
+            store().save(stored)
+        t = translator(_lang(request, stored.lang))
+        return JSONResponse({**view(stored, reader, t), "dropped": dropped})
 
     @router.post("/api/tables/{code}/seat")
     @guarded

@@ -31,6 +31,7 @@ export const api = {
   state: (code, token, since) =>
     call("GET", `/api/tables/${code}${since ? `?since=${since}` : ""}`, undefined, token),
   enter: (code, token, entry) => call("POST", `/api/tables/${code}/entries`, { entry }, token),
+  correct: (code, token, entry) => call("POST", `/api/tables/${code}/correct`, { entry }, token),
   undo: (code, token, what) => call("POST", `/api/tables/${code}/undo`, { what }, token),
   seat: (code, player) => call("POST", `/api/tables/${code}/seat`, { player }),
   freeSeats: (code, token) => call("POST", `/api/tables/${code}/seats/free`, {}, token),

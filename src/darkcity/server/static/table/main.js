@@ -66,6 +66,25 @@ async function undo(what) {
   S.render();
 }
 
+// A gesture corrected after the reveal: the server keeps every later entry that still
+// holds and says how many it had to take back.
+async function correct(entry) {
+  if (S.busy) return;
+  S.busy = true;
+  try {
+    const v = await api.correct(S.code, S.token, entry);
+    S.view = v;
+    S.local = {};
+    toast(v.dropped ? t("Corrected: {player}'s gesture. What was entered after it and no longer holds was taken back: enter it again.", { player: entry.player })
+      : t("Corrected: {player}'s gesture; everything entered after it still holds.", { player: entry.player }), "ok");
+  } catch (e) {
+    toast(e.status && e.status < 500 ? e.message : `${e.message} ${t("That entry was not saved: try again.")}`);
+  } finally {
+    S.busy = false;
+  }
+  S.render();
+}
+
 S.refresh = async (full) => {
   if (!S.code) return;
   try {
@@ -120,7 +139,10 @@ function mayorPage() {
     el("span", { class: "dim", "data-testid": "table-code", text: t("Table {code}", { code: v.code }) }));
   const parts = [head, offlineBanner()];
   const stage = v.stage;
-  if (stage === "draft") parts.push(draftPanel(S, send));
+  const after = ["withdrawal", "resolution", "journals", "over"].includes(stage);
+  if (after && S.local.correcting) {
+    parts.push(revealPanel(S, correct, { correcting: true, cancel: () => { S.local = {}; S.render(); } }));
+  } else if (stage === "draft") parts.push(draftPanel(S, send));
   else if (stage === "count") parts.push(countPanel(S, send));
   else if (stage === "reveal") parts.push(revealPanel(S, send));
   else if (stage === "withdrawal") parts.push(withdrawPanel(S, send));
@@ -137,6 +159,8 @@ function mayorPage() {
     }, { class: "small", "data-testid": "free-seats" }) : null,
     langPicker()));
   parts.push(el("nav", { class: "bar" },
+    after && !S.local.correcting ? button(t("Correct a gesture"), () => { S.local = { correcting: true }; S.render(); },
+      { "data-testid": "correct" }) : null,
     button(undoneOf(v.last_entry) ? t("Undo: {what}", { what: undoneOf(v.last_entry) }) : t("Undo"), () => undo("entry"),
       { "data-testid": "undo", disabled: v.can_undo ? null : true }),
     button(t("Undo the last night"), () => { if (confirm(t("Take the last night back, journals and all?"))) undo("night"); },

@@ -13,10 +13,14 @@ function summary(v, p) {
   return s;
 }
 
-export function revealPanel(S, send) {
+// ``correcting``: after the reveal, a gesture entered wrong is entered again (the Mayor
+// taps the player first); ``cancel`` leaves without a change.
+export function revealPanel(S, send, { correcting = false, cancel = null } = {}) {
   const v = S.view;
   const local = S.local;
-  if (!local.player || !v.gesturing.includes(local.player) || (v.gestures[local.player] && local.auto)) {
+  if (correcting) {
+    if (!v.gesturing.includes(local.player)) local.player = null;
+  } else if (!local.player || !v.gesturing.includes(local.player) || (v.gestures[local.player] && local.auto)) {
     local.player = v.to_enter[0] || null;
     local.auto = true;
     local.shows = null;
@@ -28,8 +32,10 @@ export function revealPanel(S, send) {
     v.gesturing.map((q) => button(summary(v, q), () => {
       local.player = q; local.auto = false; local.shows = null; local.targets = []; local.seeks = null; S.render();
     }, { class: `chip small ${q === p ? "cur" : ""} ${v.gestures[q] ? "done" : ""}`, "data-testid": `who-${q}` })));
-  const box = el("section", { class: "panel", "data-testid": "panel-reveal" },
-    el("h2", { text: t("Phase 2: what everyone shows") }), chips);
+  const box = el("section", { class: "panel", "data-testid": correcting ? "panel-correct" : "panel-reveal" },
+    el("h2", { text: correcting ? t("Correct a gesture") : t("Phase 2: what everyone shows") }),
+    correcting ? el("p", { class: "dim", text: t("Tap the player whose gesture was entered wrong, then enter what they showed. Everything entered after it is kept while it still holds.") }) : null,
+    chips);
   const commit = (extra) => {
     const entry = { type: "gesture", player: p, shows: local.shows, ...extra };
     local.shows = null; local.targets = []; local.seeks = null; local.auto = true;
@@ -68,6 +74,10 @@ export function revealPanel(S, send) {
         }
       }
     }
+  }
+  if (correcting) {
+    box.append(button(t("Cancel"), cancel, { "data-testid": "correct-cancel" }));
+    return box;
   }
   box.append(button(t("Everyone is entered: withdrawals"), () => send({ type: "revealed" }),
     { class: "primary", "data-testid": "reveal-done", disabled: v.to_enter.length ? true : null }));
