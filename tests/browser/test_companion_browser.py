@@ -255,6 +255,8 @@ class Driver:
 
     def journals(self, last: bool) -> None:
         self.wait_stage("over" if last else "journals")
+        # nothing drawn as "null" (a panel that is not there appended as a text)
+        assert "null" not in self.page.get_by_test_id("panel-journals").inner_text()
         self.shot("11-journals" if not last else "12-victory")
         if not last:
             self.tap("next-night", sends=True)

@@ -45,7 +45,8 @@ export function resultPanel(S, send) {
       el("thead", {}, el("tr", {}, el("th", { text: t("Player") }), el("th", { text: t("Card") }), el("th", { text: t("Fate") }), el("th", { text: t("XP") }))),
       el("tbody", {}, rows)),
     el("h2", { text: t("Journals") }), journalTable(v));
-  box.append(winnersPanel(v, "winners"));
+  const won = winnersPanel(v, "winners");
+  if (won) box.append(won);
   box.append(el("p", { class: "row" },
     el("a", { href: `/api/tables/${v.code}/nights/${r.number}`, download: "", "data-testid": "export-night" }, t("Night {n} (round notation)", { n: r.number })),
     el("a", { href: `/api/tables/${v.code}/record`, download: "", "data-testid": "export-record" }, t("The whole game (record)"))));

@@ -48,7 +48,8 @@ export function phonePage(S) {
   }
   // The game's end and the night just resolved, on every phone, not only the Mayor's
   // screen: who won and why, then what happened to you and the Mayor's story.
-  if (v.stage === "over") wrap.append(winnersPanel(v, "phone-winners"));
+  const won = v.stage === "over" ? winnersPanel(v, "phone-winners") : null;
+  if (won) wrap.append(won);
   if (v.result && v.result.players[me]) {
     const x = v.result.players[me];
     const mine = t("You held {card}: {fate}", { card: cardLabel(x.card), fate: fate(x.fate) })
