@@ -471,14 +471,18 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
             store().save(stored)
         return changed(request, stored, reader)
 
+    async def the_mayors(request: Request, code: str) -> tuple[StoredTable, dict[str, Any]]:
+        """The table and the request's body, when the request comes with the Mayor's token."""
+        stored = found(code)
+        body = await _json(request)
+        if _who(stored, _token(request, body)) != "mayor":
+            raise Refused(403, "not-mayor", msg("Only the Mayor enters that."))
+        return stored, body
+
     @router.post("/api/tables/{code}/undo")
     @guarded
     async def undo(request: Request, code: str) -> Response:
-        stored = found(code)
-        body = await _json(request)
-        reader = _who(stored, _token(request, body))
-        if reader != "mayor":
-            raise Refused(403, "not-mayor", msg("Only the Mayor enters that."))
+        stored, body = await the_mayors(request, code)
         with stored.lock:
             what = body.get("what", "entry")
             done = (stored.table.undo_night() if what == "night"
@@ -486,17 +490,13 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
             if done is None:
                 raise Refused(409, "nothing", msg("There is nothing to undo."))
             store().save(stored)
-        return changed(request, stored, reader)
+        return changed(request, stored, "mayor")
 
     @router.post("/api/tables/{code}/correct")
     @guarded
     async def correct(request: Request, code: str) -> Response:
         """A gesture corrected after the reveal; the later entries still valid are kept."""
-        stored = found(code)
-        body = await _json(request)
-        reader = _who(stored, _token(request, body))
-        if reader != "mayor":
-            raise Refused(403, "not-mayor", msg("Only the Mayor enters that."))
+        stored, body = await the_mayors(request, code)
         entry = entry_from_json(body.get("entry"))
         if not isinstance(entry, GestureEntry):
             raise Refused(400, "not-a-gesture", msg("Only a gesture can be corrected."))
@@ -504,7 +504,7 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
             dropped = stored.table.correct(entry)
             store().save(stored)
         t = translator(_lang(request, stored.lang))
-        return JSONResponse({**view(stored, reader, t), "dropped": dropped})
+        return JSONResponse({**view(stored, "mayor", t), "dropped": dropped})
 
     @router.post("/api/tables/{code}/seat")
     @guarded
