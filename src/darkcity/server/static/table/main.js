@@ -28,21 +28,25 @@ async function loadLang(lang) {
   localStorage.setItem("darkcity:lang", S.lang);
 }
 
-S.send = async (entry) => {
+// One entry sent to the server, which stores it before it answers; ``done`` gets the
+// new view. A refusal is the engine's reason; a failure of the network or the server
+// also says that nothing was stored.
+async function submit(request, done) {
   if (S.busy) return;
   S.busy = true;
   try {
-    const v = await api.enter(S.code, S.token, entry);
-    if (!S.view || v.version >= S.view.version) S.view = v;
+    done(await request());
   } catch (e) {
-    // a refusal is the engine's reason; a failure of the network or the server also
-    // says that nothing was stored
     toast(e.status && e.status < 500 ? e.message : `${e.message} ${t("That entry was not saved: try again.")}`);
   } finally {
     S.busy = false;
   }
   S.render();
-};
+}
+
+S.send = (entry) => submit(() => api.enter(S.code, S.token, entry), (v) => {
+  if (!S.view || v.version >= S.view.version) S.view = v;
+});
 
 // What Undo takes back, in the table's words ("Bia's gesture", "step 4").
 function undoneOf(e) {
@@ -68,22 +72,12 @@ async function undo(what) {
 
 // A gesture corrected after the reveal: the server keeps every later entry that still
 // holds and says how many it had to take back.
-async function correct(entry) {
-  if (S.busy) return;
-  S.busy = true;
-  try {
-    const v = await api.correct(S.code, S.token, entry);
-    S.view = v;
-    S.local = {};
-    toast(v.dropped ? t("Corrected: {player}'s gesture. What was entered after it and no longer holds was taken back: enter it again.", { player: entry.player })
-      : t("Corrected: {player}'s gesture; everything entered after it still holds.", { player: entry.player }), "ok");
-  } catch (e) {
-    toast(e.status && e.status < 500 ? e.message : `${e.message} ${t("That entry was not saved: try again.")}`);
-  } finally {
-    S.busy = false;
-  }
-  S.render();
-}
+const correct = (entry) => submit(() => api.correct(S.code, S.token, entry), (v) => {
+  S.view = v;
+  S.local = {};
+  toast(v.dropped ? t("Corrected: {player}'s gesture. What was entered after it and no longer holds was taken back: enter it again.", { player: entry.player })
+    : t("Corrected: {player}'s gesture; everything entered after it still holds.", { player: entry.player }), "ok");
+});
 
 S.refresh = async (full) => {
   if (!S.code) return;
