@@ -239,3 +239,128 @@ def test_the_host_is_told_a_friend_is_away_and_can_give_the_seat_to_a_bot(
     panel.locator("[data-testid=give-bot-1]").tap()
     expect(panel).to_have_count(0)
     expect(page.locator("[data-testid=seat-1] .badge", has_text="bot")).to_have_count(1)
+
+
+# ---------------------------------------------------------------- the keyboard alone
+
+DESKTOP = {"width": 1280, "height": 800}
+ENABLED = ("[data-testid=decide] [data-testid^=choice-]:not([disabled]), "
+           "[data-testid=decide] [data-testid^=shows-]")
+FOCUSED = """() => { const e = document.activeElement;
+    return e === document.body || !e ? "body" : e.id || e.dataset.testid
+      || (e.closest('[data-testid]') || {dataset: {}}).dataset.testid + ":" + e.tagName; }"""
+
+
+def focused(page: Any) -> str:
+    out: str = page.evaluate(FOCUSED)
+    return out
+
+
+def tab_to(page: Any, selector: str, back: bool = False, limit: int = 80) -> str:
+    """Tab (or Shift+Tab) until the focused element matches ``selector``; its key. The
+    outline of every element passed on the way is visible."""
+    for _ in range(limit):
+        page.keyboard.press("Shift+Tab" if back else "Tab")
+        seen = page.evaluate("""(sel) => { const e = document.activeElement;
+            const o = getComputedStyle(e);
+            return [e.matches(sel), o.outlineStyle !== 'none' && parseFloat(o.outlineWidth) >= 2];
+          }""", selector)
+        assert seen[1], f"no visible focus on {focused(page)}"
+        if seen[0]:
+            return focused(page)
+    pytest.fail(f"{selector} was never reached by {'Shift+Tab' if back else 'Tab'}")
+
+
+def someone_else_moves(page: Any, timeout_ms: int = 8000) -> None:
+    """Wait for a redraw caused by another seat: one more seat says 'decided'."""
+    before = page.locator("[data-testid^=decided-].yes").count()
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('[data-testid^=decided-].yes').length > n",
+        arg=before, timeout=timeout_ms)
+
+
+def test_a_whole_night_by_keyboard_alone_keeps_the_focus_through_others_moves(
+        browser: Any, server: Server) -> None:
+    """Every decision of a night made with Tab, Shift+Tab, the arrows, Enter and Space
+    (no click, no tap); each new prompt takes the focus (its heading); a bot's decision
+    (a redraw of the whole page) leaves it where it was, a card's rules open too."""
+    room = create_room(server.base, "Ana", players=4, decide_s=60, beat_s=0.2,
+                       bot_delay_s=3, lang="en")
+    add_bots(server, room["code"], room["token"], range(1, 4), start=True)
+    page = browser.new_context(viewport=DESKTOP, locale="en-US").new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    made: list[str] = []  # the phases decided, in order
+    kept_through: list[str] = []  # the focus kept through another seat's move, where
+    night_over = False
+    end = time.monotonic() + 150
+    while time.monotonic() < end:
+        ph = phase(page)
+        night = page.text_content("[data-testid=phase]") or ""
+        if ph == "over" or (ph == "draft" and "Night 2" in night):
+            night_over = True
+            break
+        if ph is None or not page.locator(ENABLED).count():
+            time.sleep(0.1)
+            continue
+        # a new question: the focus is on it (its heading), not on <body>
+        with contextlib.suppress(Exception):
+            page.wait_for_function("() => document.activeElement.id === 'decide-h'",
+                                   timeout=3000)
+        assert focused(page) == "decide-h", (ph, made, focused(page))
+        if ph == "setup":  # a bot decides while Ana is on her third choice
+            key = tab_to(page, "[data-testid=choice-2]")
+            someone_else_moves(page)
+            assert focused(page) == key
+            kept_through.append("setup")
+        if ph == "draft" and page.locator("[data-testid=hand] summary").count():
+            key = tab_to(page, "[data-testid=hand] summary")
+            page.keyboard.press("Enter")  # the card's rules open
+            page.wait_for_function("() => document.activeElement.parentElement.open")
+            page.evaluate("() => { window.__draws = 0; new MutationObserver(() => window.__draws++)"
+                          ".observe(document.getElementById('app'), {childList: true}); }")
+            with contextlib.suppress(Exception):  # others may have drafted already
+                page.wait_for_function("() => window.__draws > 0", timeout=3500)
+                assert focused(page) == key
+                assert page.evaluate("() => document.activeElement.parentElement.open")
+                kept_through.append("draft")
+        if page.locator("[data-testid=decide] [data-testid^=shows-]").count() and not \
+                page.locator("[data-testid^=shows-][aria-pressed=true]").count():
+            tab_to(page, "[data-testid=shows-0]")
+            page.keyboard.press("Space")  # the role a Devil shows
+            expect(page.locator("[data-testid=shows-0]")).to_have_attribute("aria-pressed", "true")
+        if ph == "gesture" and page.locator(".seat.pickable").count():
+            key = tab_to(page, ".seat.pickable", back=True)  # a target, on the table
+            page.keyboard.press("Enter")
+            expect(page.locator(f"[data-testid={key}]")).to_have_attribute("aria-pressed", "true")
+            with contextlib.suppress(Exception):
+                someone_else_moves(page, 4500)
+                assert focused(page) == key
+                kept_through.append("gesture")
+        tab_to(page, "[data-testid^=choice-]:not([disabled])")
+        if page.locator("[data-testid^=choice-]:not([disabled])").count() > 1:
+            page.keyboard.press("ArrowDown")  # the arrows move between the choices
+            page.keyboard.press("ArrowUp")
+        made.append(phase(page) or "")  # (read again: the loop's may be a prompt old)
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "() => !document.querySelector('[data-testid=decide] [data-testid^=choice-]"
+            ":not([disabled])') || document.activeElement.id === 'decide-h'", timeout=5000)
+        assert focused(page) != "body", f"the focus fell to <body> after deciding ({ph})"
+    # (the withdrawal is not asked of everybody: Death sits out, a Creature's target
+    # may not flee)
+    assert night_over and {"setup", "draft", "gesture"} <= set(made), made
+    assert "setup" in kept_through, kept_through
+    # the rules: opened with "?", read with Tab, closed with Escape, back to the button
+    page.keyboard.press("?")
+    page.wait_for_selector("[data-testid=help]")
+    assert focused(page) == "help-close"
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => !!document.activeElement.closest('[data-testid=help]')")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=help]", state="detached")
+    assert focused(page) == "help-open"
+    assert not errors, errors
+    page.context.close()

@@ -12,6 +12,7 @@ import { roomPage } from "./js/room.js";
 import { attention } from "./js/attention.js";
 import { openHelp } from "./js/help.js";
 import { announce } from "./js/announce.js";
+import { remember, restore } from "./js/focus.js";
 
 let drawnHome = null;
 
@@ -23,19 +24,11 @@ function render() {
     document.title = "Dark City";
     return;
   }
-  // Keep the focus (and the caret) where it was: a redraw must not take it away.
-  const active = document.activeElement;
-  const focusId = active && active.id ? active.id : null;
-  const caret = active && "selectionStart" in active ? [active.selectionStart, active.selectionEnd] : null;
-  const testid = active && active.dataset ? active.dataset.testid : null;
+  // Keep the focus (and the caret, the open cards) where it was: a redraw must not
+  // take it away (js/focus.js).
+  const memo = remember(root);
   root.replaceChildren(roomPage());
-  const again = (focusId && document.getElementById(focusId)) || (testid && root.querySelector(`[data-testid="${CSS.escape(testid)}"]`));
-  if (again && again !== document.activeElement) {
-    again.focus({ preventScroll: true });
-    if (caret && "setSelectionRange" in again) { try { again.setSelectionRange(caret[0], caret[1]); } catch { /* not a text field */ } }
-  }
-  const dialog = root.querySelector("[data-testid=help]");
-  if (dialog && !dialog.contains(document.activeElement)) dialog.querySelector("[data-testid=help-close]").focus();
+  restore(root, memo);
   tickClock();
   attention.check();
   announce();

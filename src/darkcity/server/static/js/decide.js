@@ -132,12 +132,22 @@ function explain(V) {
   return [];
 }
 
+// The arrow keys move between the prompt's buttons (Tab does too): a keyboard player
+// goes through a long list of gestures without tabbing past every card's rules.
+function arrows(ev) {
+  const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[ev.key];
+  if (!step || !(ev.target instanceof HTMLButtonElement)) return;
+  const all = [...ev.currentTarget.querySelectorAll("button:not([disabled])")];
+  const next = all[all.indexOf(ev.target) + step];
+  if (next) { ev.preventDefault(); next.focus(); }
+}
+
 export function decisionPanel() {
   const V = S.view;
   if (V.phase === "over") return null;
-  const box = el("section", { class: "card decide", "data-testid": "decide", "aria-labelledby": "decide-h" });
+  const box = el("section", { class: "card decide", "data-testid": "decide", "aria-labelledby": "decide-h", onkeydown: arrows });
   if (V.blind_pick) box.append(el("p", { class: "blind", "data-testid": "blind-pick", text: t("{player} took a face-down card.", { player: V.blind_pick }) }));
-  if (!V.viewer) { box.append(el("p", { class: "muted", id: "decide-h", text: t("You are watching.") })); return box; }
+  if (!V.viewer) { box.append(el("p", { class: "muted", id: "decide-h", tabindex: "-1", text: t("You are watching.") })); return box; }
   // A sealed decision may be made again until the count: the choices it was made
   // from are kept for this decision point.
   if (V.choices.length && SEALED.has(V.phase)) S.sealed = { id: V.decision_id, choices: V.choices };
@@ -146,7 +156,7 @@ export function decisionPanel() {
   if (!choices.length) {
     const mineDone = V.required.includes(V.viewer);
     const waiting = V.pending.length && !S.counting ? t("Waiting for {names}.", { names: V.pending.join(", ") }) : "";
-    box.append(el("h2", { id: "decide-h", text: mineDone ? t("You have decided.") : t("Nothing to decide now.") }), el("p", { class: "muted", text: waiting }));
+    box.append(el("h2", { id: "decide-h", tabindex: "-1", text: mineDone ? t("You have decided.") : t("Nothing to decide now.") }), el("p", { class: "muted", text: waiting }));
     const g = myGesture();
     if (mineDone && V.phase === "gesture" && g) box.append(el("p", { "data-testid": "my-gesture", text: t("Your gesture: {gesture}", { gesture: gestureText(g, true) }) }));
     if (changeable) {
@@ -156,7 +166,7 @@ export function decisionPanel() {
     if (mineDone && V.phase === "withdrawal") box.append(aimers());
     return box;
   }
-  box.append(el("h2", { id: "decide-h", text: word("prompts", V.phase) }), el("p", { class: "muted", id: "deadline-note", "data-testid": "deadline-note" }));
+  box.append(el("h2", { id: "decide-h", tabindex: "-1", text: word("prompts", V.phase) }), el("p", { class: "muted", id: "deadline-note", "data-testid": "deadline-note" }));
   box.append(...explain(V));
   const picks = choices.some((c) => c.type === "draft-pick");
   if (V.phase === "draft" && V.hand) {

@@ -47,6 +47,15 @@ function legend() {
   return el("dl", { class: "legend", "data-testid": "legend" }, items.map(([k, v]) => [el("dt", {}, el("span", { class: "badge", text: k })), el("dd", { text: v })]));
 }
 
+// Tab stays inside the open rules (aria-modal): from the last control to the first.
+function trap(ev) {
+  const all = [...ev.currentTarget.querySelectorAll("button, summary, a[href], input, select")];
+  if (!all.length) return;
+  const [first, last] = [all[0], all[all.length - 1]];
+  if (ev.shiftKey && document.activeElement === first) { ev.preventDefault(); last.focus(); }
+  else if (!ev.shiftKey && document.activeElement === last) { ev.preventDefault(); first.focus(); }
+}
+
 export function helpDialog() {
   if (!S.helpOpen) return null;
   const roles = deckRoles();
@@ -54,7 +63,7 @@ export function helpDialog() {
   const cards = roles.map((r) => el("details", { class: "helpcard", "data-testid": `help-card-${r}`, open: S.helpRole === r },
     el("summary", { text: `${role(r)} · ${t("Initiative")} ${S.cat.initiative[r] || "*"}` }), cardInfo({ role: r, edition: "", gender: "" })));
   const d = el("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-labelledby": "help-h", "data-testid": "help",
-    onkeydown: (ev) => { if (ev.key === "Escape") close(); } },
+    onkeydown: (ev) => { if (ev.key === "Escape") close(); else if (ev.key === "Tab") trap(ev); } },
   el("div", { class: "modalbox" },
     el("div", { class: "row spread" }, el("h2", { id: "help-h", text: t("Rules of the cards in play") }),
       el("button", { class: "secondary small", type: "button", "data-testid": "help-close", text: t("Close"), onclick: close })),

@@ -96,5 +96,5 @@ export function roomPage() {
     : !S.lobby ? el("p", { class: "loading", text: t("Connecting…") })
       : S.lobby.status === "lobby" ? el("div", {}, lobbyView(), el("div", { class: "lobbychat" }, chatPanel()))
         : gameView();
-  return el("div", { class: "room" }, bar(), lostBanner(), el("main", { id: "main" }, body), helpDialog());
+  return el("div", { class: "room" }, bar(), lostBanner(), el("main", { id: "main", tabindex: "-1" }, body), helpDialog());
 }
