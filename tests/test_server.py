@@ -429,11 +429,15 @@ def test_removing_a_player_mid_game_hands_the_seat_to_a_bot(db: str, clock: Cloc
     t = Table(db, clock)
     room = t.room
     room.start(t.members["Ana"])
+    assert any(c.member == t.members["Caio"] for c in room.conns)  # his phone is on
     room.remove(t.members["Ana"], 2)  # Caio
     caio = t.members.pop("Caio")
     assert caio not in room.members
     assert 2 in room.bots and room.member_by_token(t.tokens["Caio"]) is None
-    assert any(m["type"] == "error" and m["code"] == "removed" for m in t.conns["Caio"].sent or [])
+    said = [m for m in t.conns["Caio"].sent or [] if m["type"] == "error"]
+    assert [m["code"] for m in said] == ["removed"]
+    # his own screen says what happened (not "removed from the table", as in the lobby)
+    assert "gave your seat to a bot" in said[0]["message"]
     while t.step():
         pass
     assert room.game is not None and room.game.over

@@ -364,3 +364,35 @@ def test_a_whole_night_by_keyboard_alone_keeps_the_focus_through_others_moves(
     assert focused(page) == "help-open"
     assert not errors, errors
     page.context.close()
+
+
+def test_the_host_gives_a_connected_friends_seat_to_a_bot_and_the_friend_is_told(
+        browser: Any, server: Server) -> None:
+    """Someone has to leave but their phone stays on: the host gives the seat to a bot
+    mid-game (confirmed); the friend's own page says so plainly and goes on as a
+    spectator's (not an error, not a blank)."""
+    room = create_room(server.base, "Ana", players=4, decide_s=60, lang="en")
+    bia = join_room(server.base, room["code"], "Bia")
+    add_bots(server, room["code"], room["token"], range(2, 4))
+    friend = phone(browser)
+    friend.goto(f"{server.base}/r/{room['code']}#token={bia['token']}")
+    friend.wait_for_selector(".seat.me")
+    host = phone(browser)
+    host.on("dialog", lambda d: d.accept())  # "Their link will stop working": yes
+    host.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    host.click("[data-testid=start]")
+    host.wait_for_selector("[data-testid=phase]")
+    friend.wait_for_selector("[data-testid=phase]")
+    assert host.locator("[data-testid=away-panel]").count() == 0  # Bia is here
+    host.locator("[data-testid=leave-panel] summary").tap()
+    expect(host.locator("[data-testid=leave-panel]")).to_contain_text("their link stops working")
+    host.locator("[data-testid=leave-panel] [data-testid=give-bot-1]").tap()
+    expect(host.locator("[data-testid=seat-1] .badge", has_text="bot")).to_have_count(1)
+    expect(host.locator("[data-testid=leave-panel]")).to_have_count(0)  # nobody else
+    said = friend.locator("[data-testid=removed]")
+    expect(said).to_contain_text("The host gave your seat to a bot for the rest of the game")
+    expect(friend.locator("[data-testid=decide]")).to_contain_text("You are watching.")
+    expect(friend.locator("[data-testid=seat-1] .badge", has_text="bot")).to_have_count(1)
+    assert friend.evaluate(f"() => localStorage.getItem('darkcity:token:{room['code']}')") is None
+    friend.context.close()
+    host.context.close()

@@ -362,9 +362,13 @@ class Room:
                 raise Refusal("not-yourself", msg("Hand the host role over first."))
             del self.members[target.id]
             self.away.pop(target.id, None)
+            # in a game, said as what happened: the seat goes on, played by a bot
+            said = (msg("The host removed you from the table.") if self.status == "lobby" else
+                    msg("The host gave your seat to a bot for the rest of the game: your "
+                        "link no longer works. You can still watch from this page."))
             for c in list(self.conns):
                 if c.member == target.id:
-                    c.error("removed", msg("The host removed you from the table."))
+                    c.error("removed", said)
                     c.member = None
             if self.status != "lobby":
                 self.bots[seat] = self.config.timeout_level

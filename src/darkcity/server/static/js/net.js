@@ -125,10 +125,16 @@ function onMessage(m) {
         const ws = S.ws;
         S.ws = null;
         if (ws) ws.close();
-      } else {
+      } else if (m.code !== "removed") {  // (that one stays on the page: room.js)
         toast(m.message, "error");
       }
-      if (m.code === "removed") { localStorage.removeItem(tokenKey(S.code)); S.token = null; }
+      if (m.code === "removed") {
+        // the view held is still the seat's (its card, its choices): the room again
+        // as a spectator sees it
+        localStorage.removeItem(tokenKey(S.code)); S.token = null; S.removed = m.message;
+        S.view = null; S.member = null;
+        reconnect();
+      }
       break;
     default: return;
   }

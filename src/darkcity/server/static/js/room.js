@@ -12,7 +12,7 @@ import { storyPanel, telling } from "./story.js";
 import { journalPanel } from "./journals.js";
 import { endPanel } from "./end.js";
 import { chatPanel } from "./chat.js";
-import { awayPanel } from "./away.js";
+import { awayPanel, leavePanel } from "./away.js";
 import { helpButton, helpDialog } from "./help.js";
 import { attention } from "./attention.js";
 
@@ -38,6 +38,15 @@ function lostBanner() {
   return el("div", { class: "lost", role: "alert", "data-testid": "connection-lost" },
     el("span", { text: t("Connection lost: reconnecting… Nothing you tap is sent until it is back.") }),
     el("button", { type: "button", class: "small", "data-testid": "reconnect", text: t("Reconnect now"), onclick: () => reconnect() }));
+}
+
+// The host gave this seat to a bot (or, in the lobby, removed it): said plainly and
+// kept in sight; the page goes on as a spectator's.
+function removedBanner() {
+  if (!S.removed || S.fatal) return null;
+  return el("div", { class: "card removed", role: "alert", "data-testid": "removed" },
+    el("strong", { text: S.removed }), " ",
+    el("a", { href: "/", text: t("Back to the home page") }));
 }
 
 function fatalPanel() {
@@ -68,7 +77,7 @@ function noticesPanel() {
 function panels(V) {
   const story = storyPanel();
   const first = ["draft", "over"].includes(V.phase) && S.history.length ? [story, decisionPanel()] : [decisionPanel(), story];
-  return [awayPanel(), first[0], first[1], yourCard(), journalPanel(), noticesPanel(), chatPanel()].filter((x, i, all) => x && all.indexOf(x) === i);
+  return [awayPanel(), first[0], first[1], yourCard(), journalPanel(), noticesPanel(), leavePanel(), chatPanel()].filter((x, i, all) => x && all.indexOf(x) === i);
 }
 
 function gameView() {
@@ -96,5 +105,5 @@ export function roomPage() {
     : !S.lobby ? el("p", { class: "loading", text: t("Connecting…") })
       : S.lobby.status === "lobby" ? el("div", {}, lobbyView(), el("div", { class: "lobbychat" }, chatPanel()))
         : gameView();
-  return el("div", { class: "room" }, bar(), lostBanner(), el("main", { id: "main", tabindex: "-1" }, body), helpDialog());
+  return el("div", { class: "room" }, bar(), lostBanner(), removedBanner(), el("main", { id: "main", tabindex: "-1" }, body), helpDialog());
 }
