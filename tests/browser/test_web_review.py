@@ -396,3 +396,31 @@ def test_the_host_gives_a_connected_friends_seat_to_a_bot_and_the_friend_is_told
     assert friend.evaluate(f"() => localStorage.getItem('darkcity:token:{room['code']}')") is None
     friend.context.close()
     host.context.close()
+
+
+def test_the_bar_takes_two_rows_on_a_phone_in_both_languages(browser: Any,
+                                                              server: Server) -> None:
+    """Room, connection, the reader's name and card, the rules and the language stay in
+    sight; the links and the sound are behind "More" (the bar took three rows)."""
+    room = create_room(server.base, "Gabriela", players=4, decide_s=60, lang="en")
+    add_bots(server, room["code"], room["token"], range(1, 4), start=True)
+    page = phone(browser)
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector("[data-testid=choice-0]")
+    for lang, rules in (("en", "Rules"), ("pt_BR", "Regras")):
+        if lang != "en":
+            page.select_option("[data-testid=lang]", lang)
+            expect(page.locator("[data-testid=help-open]")).to_have_text(rules)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        bar = page.locator(".bar").bounding_box()
+        rules_box = page.locator("[data-testid=help-open]").bounding_box()
+        assert bar and rules_box and bar["height"] <= 2 * rules_box["height"] + 24, (lang, bar)
+        for sel in ("[data-testid=room-code]", ".bar .dot", "[data-testid=whoami]",
+                    "[data-testid=help-open]", "[data-testid=lang]"):
+            expect(page.locator(sel)).to_be_visible()
+        expect(page.locator("[data-testid=whoami]")).to_contain_text("Gabriela")
+    expect(page.locator("[data-testid=seat-link]")).to_be_hidden()
+    page.locator("[data-testid=bar-more]").tap()
+    expect(page.locator("[data-testid=seat-link]")).to_be_visible()
+    expect(page.locator("[data-testid=bar-more]")).to_have_attribute("aria-expanded", "true")
+    page.context.close()

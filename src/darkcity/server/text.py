@@ -230,6 +230,7 @@ UI: Final = (
     _("bots: {n}"),
     _("Copy the invite link"),
     _("Fill every seat (with people or bots) first."),
+    _("More"),
     _("A friend has to leave?"),
     _("Give their seat to a bot: it plays for them to the end of the game, and their link "
       "stops working."),

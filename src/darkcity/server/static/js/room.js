@@ -1,6 +1,6 @@
 // A room's page: the bar (code, links, rules, language), then the lobby or the game.
-import { S, update } from "./store.js";
-import { t, word } from "./i18n.js";
+import { S, update, me } from "./store.js";
+import { t, word, role } from "./i18n.js";
 import { el, copy } from "./dom.js";
 import { reconnect } from "./net.js";
 import { langSwitch } from "./home.js";
@@ -16,19 +16,40 @@ import { awayPanel, leavePanel } from "./away.js";
 import { helpButton, helpDialog } from "./help.js";
 import { attention } from "./attention.js";
 
+// Who the reader is at this table: their name, and their card once they hold one.
+function whoAmI() {
+  const V = S.view;
+  const seat = V && V.viewer ? V.seats.find((x) => x.name === V.viewer) : null;
+  const mine = me();
+  const name = (V && V.viewer) || (mine && mine.name);
+  if (!name) return null;
+  const card = seat && seat.card ? ` · ${role(seat.card.role)}` : "";
+  return el("span", { class: "whoami", "data-testid": "whoami", text: name + card });
+}
+
+// The bar: who and where (room, connection, name and card) first, then the tools. On a
+// phone the links and the sound sit behind "More", so the bar takes two rows, not three.
 function bar() {
   const link = `${location.origin}/r/${S.code}`;
-  return el("header", { class: "bar" },
-    el("a", { href: "/", class: "brand", text: "Dark City" }),
-    el("span", { class: "code", "data-testid": "room-code", title: t("Room code") }, S.code),
-    S.fatal ? null : el("button", { class: "secondary small", type: "button", text: t("Copy link"), onclick: () => copy(link) }),
-    S.token && !S.fatal ? el("button", { class: "secondary small", type: "button", "data-testid": "seat-link", text: t("Seat link for another device"),
+  const tools = S.fatal ? null : el("div", { class: "more", id: "bar-more", "data-open": String(S.barOpen) },
+    el("button", { class: "secondary small", type: "button", text: t("Copy link"), onclick: () => copy(link) }),
+    S.token ? el("button", { class: "secondary small", type: "button", "data-testid": "seat-link", text: t("Seat link for another device"),
       onclick: () => copy(`${link}#token=${S.token}`) }) : null,
-    S.fatal ? null : helpButton(),
-    S.fatal ? null : el("label", { class: "toggle" }, el("input", { type: "checkbox", checked: S.sound, "data-testid": "sound",
-      onchange: (ev) => { attention.toggle(ev.target.checked); update(); } }), t("Sound when it is my turn")),
-    el("span", { class: `dot ${S.online ? "on" : "off"}`, role: "img", "aria-label": S.online ? t("Connected") : t("Reconnecting…"), title: S.online ? t("Connected") : t("Reconnecting…") }),
-    langSwitch(() => { if (S.code && !S.fatal) reconnect(); }));
+    el("label", { class: "toggle" }, el("input", { type: "checkbox", checked: S.sound, "data-testid": "sound",
+      onchange: (ev) => { attention.toggle(ev.target.checked); update(); } }), t("Sound when it is my turn")));
+  return el("header", { class: "bar" },
+    el("div", { class: "where" },
+      el("a", { href: "/", class: "brand", text: "Dark City" }),
+      el("span", { class: "code", "data-testid": "room-code", title: t("Room code") }, S.code),
+      el("span", { class: `dot ${S.online ? "on" : "off"}`, role: "img", "aria-label": S.online ? t("Connected") : t("Reconnecting…"), title: S.online ? t("Connected") : t("Reconnecting…") }),
+      S.fatal ? null : whoAmI()),
+    el("div", { class: "tools" },
+      S.fatal ? null : helpButton(),
+      S.fatal ? null : el("button", { class: "secondary small moretoggle", type: "button", "data-testid": "bar-more",
+        "aria-expanded": String(!!S.barOpen), "aria-controls": "bar-more", text: t("More"),
+        onclick: () => update(() => { S.barOpen = !S.barOpen; }) }),
+      tools,
+      langSwitch(() => { if (S.code && !S.fatal) reconnect(); })));
 }
 
 // A lost connection is said where it is seen, on a phone too (the dot alone is missed):

@@ -10,7 +10,7 @@ export const S = {
   fatal: null, attempts: 0, chat: [], helpOpen: false, helpRole: null,
   story: { night: 0, start: 0, shown: 0 },  // the newest night, told step by step
   before: new Map(),  // name -> journal before the newest night (until its XP line)
-  removed: null,  // what the host's removing this seat said (shown until the page is left)
+  removed: null, barOpen: false,  // what the host's removing this seat said (shown until the page is left)
   openNights: new Set(), fresh: true, retry: 0, sound: false, standingBefore: null, countOf: null,
 };
 
