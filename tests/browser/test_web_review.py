@@ -424,3 +424,35 @@ def test_the_bar_takes_two_rows_on_a_phone_in_both_languages(browser: Any,
     expect(page.locator("[data-testid=seat-link]")).to_be_visible()
     expect(page.locator("[data-testid=bar-more]")).to_have_attribute("aria-expanded", "true")
     page.context.close()
+
+
+def test_a_doll_and_an_aliens_kind_are_said_in_words_beside_the_reveal(
+        browser: Any, server: Server) -> None:
+    """Where the gestures are shown, a Voodooist's doll and an Alien's kind say what they
+    do tonight (before, 'kind: Werewolf', explained only in the combat panel)."""
+    room = create_room(server.base, "Ana", players=7, deck="mummy-voodoo-7", pace="fast",
+                       decide_s=60, beat_s=0.1, bot_delay_s=0, lang="en")
+    add_bots(server, room["code"], room["token"], range(1, 7), start=True)
+    page = browser.new_context(viewport=DESKTOP, locale="en-US").new_page()
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector("[data-testid=phase]")
+    notes = page.locator("[data-testid=kind-notes] li")
+    end = time.monotonic() + 200
+    while time.monotonic() < end and phase(page) != "over":
+        with contextlib.suppress(Exception):
+            if notes.count():
+                rows = page.locator("[data-testid=who-whom] tbody tr").all_inner_texts()
+                said = notes.all_inner_texts()
+                break
+        with contextlib.suppress(Exception):
+            choice = page.locator("[data-testid^=choice-]:not([disabled])")
+            (choice if choice.count() else page.locator(SHOWS)).first.click(timeout=500)
+        time.sleep(0.1)
+    else:
+        pytest.skip("no doll or Alien's kind was shown in this game")
+    kinds = [r for r in rows if "kind: " in r and "withdrew" not in r]
+    assert len(said) == len(kinds), (said, rows)
+    for line in said:
+        assert ("voodoo doll: " in line and ("If " in line or "does not work" in line)) or (
+            "Alien names the " in line), line
+    page.context.close()

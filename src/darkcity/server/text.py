@@ -231,6 +231,22 @@ UI: Final = (
     _("Copy the invite link"),
     _("Fill every seat (with people or bots) first."),
     _("More"),
+    _("{player}'s voodoo doll: {kind}. A doll does not work on the {kind} (whose illusion "
+      "harms nobody anyway)."),
+    _("{player}'s voodoo doll: {kind}. If {player} really is the Voodooist, any attack on "
+      "{player} by whoever holds the {kind} card fails."),
+    _("{player}'s voodoo doll: {kind}. Any attack on {player} by whoever held the {kind} card "
+      "failed."),
+    _("{player} only showed the {shown} (the card was the {card}): the doll protected nobody."),
+    _("{player} only showed the {shown} (the card was the {card}): nobody was abducted."),
+    _("{player}'s Alien named the {kind}: at its step every player still in the night whose "
+      "card was the {kind} was abducted, unless protected from the Alien."),
+    _("{player}'s Alien names the {kind}, who cannot be abducted: nobody is taken."),
+    _("{player}'s Alien names the {kind}: if {player} really is the Alien, at its step every "
+      "player still in the night whose card is the {kind} is abducted, unless protected from "
+      "the Alien."),
+    _("A Mummy still asleep is only woken."),
+    _("A Creature not yet wounded is only wounded."),
     _("A friend has to leave?"),
     _("Give their seat to a bot: it plays for them to the end of the game, and their link "
       "stops working."),

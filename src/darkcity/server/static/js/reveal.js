@@ -90,7 +90,7 @@ export function arrowLayer(arrows, n) {
   return layer;
 }
 
-export function whoWhom(view, gestures, withdrawals, caption) {
+export function whoWhom(view, gestures, withdrawals, caption, cards) {
   const idx = seatIndex(view);
   const rows = gestures.filter(([, g]) => g).map(([p, g]) => {
     const w = withdrawals.get(p);
@@ -109,11 +109,48 @@ export function whoWhom(view, gestures, withdrawals, caption) {
       el("td", {}, targets.length ? targets.flatMap((x, i) => (i ? [", ", x] : [x])) : what.join(" · ") || "—"),
       el("td", { text: w === true ? t("withdrew") : "" }));
   });
-  return el("table", { class: "whowhom", "data-testid": "who-whom" },
+  const table = el("table", { class: "whowhom", "data-testid": "who-whom" },
     el("caption", { text: caption }),
     el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("Who") }), el("th", { scope: "col", text: t("Shows") }),
       el("th", { scope: "col", text: t("Whom") }), el("th", { scope: "col", text: t("Withdrawal") }))),
     el("tbody", {}, rows));
+  return [table, kindNotes(gestures, withdrawals, cards)];
+}
+
+// A gesture naming a kind of role (the Voodooist's doll, the Alien's kind) said in
+// words: what it does if the card is the one shown (the engine decides it; rulings
+// R-74, R-75 and R-44 to R-46 say the same). Once the night's cards are known (its
+// end), said for the card the player really held.
+function kindNote(p, g, card) {
+  const kind = role(g.kind);
+  if (card && card !== g.shows && (g.shows === "voodooist" || g.shows === "alien")) {
+    const o = { player: p, shown: role(g.shows), card: role(card) };
+    return g.shows === "voodooist" ? t("{player} only showed the {shown} (the card was the {card}): the doll protected nobody.", o)
+      : t("{player} only showed the {shown} (the card was the {card}): nobody was abducted.", o);
+  }
+  if (g.shows === "voodooist") {
+    if (g.kind === "devil") return t("{player}'s voodoo doll: {kind}. A doll does not work on the {kind} (whose illusion harms nobody anyway).", { player: p, kind });
+    return card
+      ? t("{player}'s voodoo doll: {kind}. Any attack on {player} by whoever held the {kind} card failed.", { player: p, kind })
+      : t("{player}'s voodoo doll: {kind}. If {player} really is the Voodooist, any attack on {player} by whoever holds the {kind} card fails.", { player: p, kind });
+  }
+  if (g.shows !== "alien") return null;
+  if (g.kind === "angel" || g.kind === "devil") {
+    return t("{player}'s Alien names the {kind}, who cannot be abducted: nobody is taken.", { player: p, kind });
+  }
+  const line = card
+    ? t("{player}'s Alien named the {kind}: at its step every player still in the night whose card was the {kind} was abducted, unless protected from the Alien.", { player: p, kind })
+    : t("{player}'s Alien names the {kind}: if {player} really is the Alien, at its step every player still in the night whose card is the {kind} is abducted, unless protected from the Alien.", { player: p, kind });
+  if (g.kind === "mummy") return `${line} ${t("A Mummy still asleep is only woken.")}`;
+  if (g.kind === "creature") return `${line} ${t("A Creature not yet wounded is only wounded.")}`;
+  return line;
+}
+
+function kindNotes(gestures, withdrawals, cards) {
+  const lines = gestures.filter(([p, g]) => g && g.kind && withdrawals.get(p) !== true)
+    .map(([p, g]) => kindNote(p, g, cards && cards.has(p) ? cards.get(p).role : null)).filter(Boolean);
+  if (!lines.length) return null;
+  return el("ul", { class: "kindnotes", "data-testid": "kind-notes" }, lines.map((x) => el("li", { text: x })));
 }
 
 // What the circle shows now: tonight's revealed gestures, or the last night's.
@@ -126,7 +163,7 @@ export function revealNow(view) {
   }
   const last = S.history.length ? S.history[S.history.length - 1] : null;
   if (last && ["over", "draft", "setup"].includes(view.phase)) {
-    return { gestures: last.gestures, withdrawals: new Map(last.withdrawals), caption: t("Night {n}", { n: last.number }) };
+    return { gestures: last.gestures, withdrawals: new Map(last.withdrawals), cards: new Map(last.cards), caption: t("Night {n}", { n: last.number }) };
   }
   return null;
 }

@@ -117,7 +117,7 @@ function gameView() {
   return el("div", { class: "gamepage" },
     over ? endPanel() : null,
     el("div", { class: "game" },
-      el("div", { class: "tablewrap" }, gameCircle(center), r ? whoWhom(V, r.gestures, r.withdrawals, r.caption) : null),
+      el("div", { class: "tablewrap" }, gameCircle(center), r ? whoWhom(V, r.gestures, r.withdrawals, r.caption, r.cards) : null),
       el("div", { class: "panels" }, panels(V))));
 }
 
