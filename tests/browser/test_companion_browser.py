@@ -74,9 +74,17 @@ class Driver:
             with self.page.expect_response(ENTRY) as r:
                 loc.click()
             assert r.value.status == 200, r.value.text()
-            self.page.wait_for_timeout(30)
+            self.drawn(r.value)
         else:
             loc.click()
+
+    def drawn(self, response: Any) -> None:
+        """Wait until the page shows the view an entry's answer carries: on a loaded
+        machine the answer can reach the test before the page has drawn it, and the
+        next tap would land on the old page."""
+        version = response.json().get("version")
+        self.page.wait_for_function(
+            "(v) => Number(document.getElementById('app').dataset.version) >= v", arg=version)
 
     def shot(self, name: str) -> None:
         if self.shots is None:

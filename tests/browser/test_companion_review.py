@@ -7,7 +7,9 @@ journals inside a phone's width.
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +22,7 @@ from playwright.sync_api import expect  # noqa: E402
 from darkcity.cast import Role  # noqa: E402
 
 from ..test_server_process import Server  # noqa: E402
-from .test_companion_browser import HEIGHT, WIDTH, Driver, table_game  # noqa: E402
+from .test_companion_browser import ENTRY, HEIGHT, WIDTH, Driver, table_game  # noqa: E402
 
 PLAYERS = ["Ana", "Bia", "Caio", "Duda"]
 
@@ -129,9 +131,9 @@ def test_undo_says_what_it_takes_back_in_the_tables_words(browser: Any,
     expect(undo).to_have_text("Desfazer: a contagem")
     first = page.get_by_test_id("reveal-current").inner_text().strip()
     page.get_by_test_id("role-priest").tap()
-    expect(undo).to_have_text(f"Desfazer: o gesto de {first}")
+    expect(undo).to_have_text(f"Desfazer: gesto de {first}")
     undo.tap()
-    expect(page.get_by_test_id("toast").last).to_have_text(f"Desfeito: o gesto de {first}")
+    expect(page.get_by_test_id("toast").last).to_have_text(f"Desfeito: gesto de {first}")
     expect(undo).to_have_text("Desfazer: a contagem")
     assert page.get_by_test_id("reveal-current").inner_text().strip() == first
     for p in PLAYERS:
@@ -139,12 +141,25 @@ def test_undo_says_what_it_takes_back_in_the_tables_words(browser: Any,
     enter(base, code, token, {"type": "revealed"})
     enter(base, code, token, {"type": "withdrawal", "player": "Bia", "withdrawal": True})
     page.get_by_test_id("panel-withdrawal").wait_for()
-    expect(undo).to_have_text("Desfazer: a desistência de Bia")
+    expect(undo).to_have_text("Desfazer: recuo de Bia")
     heights = page.evaluate(
         "() => [...document.querySelectorAll('#app button')]"
         ".map(b => b.getBoundingClientRect().height)")
     assert min(heights) >= 44, heights
+    # stop 23: the bar's labels take two lines at most (three made a 170 px bar)
+    page.get_by_test_id("correct").wait_for()
+    assert bar_lines(page) <= 2
     page.context.close()
+
+
+def bar_lines(page: Any) -> int:
+    """The most lines a button of the Mayor's bar takes."""
+    lines: int = page.evaluate("""() => Math.max(
+        ...[...document.querySelectorAll('nav.bar button')].map((b) => {
+          const s = getComputedStyle(b);
+          const inner = b.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);
+          return Math.round(inner / parseFloat(s.lineHeight)); }))""")
+    return lines
 
 
 class CallWatcher(Driver):
@@ -271,4 +286,191 @@ def test_a_gesture_corrected_after_the_night_keeps_the_rest(browser: Any,
                         json={"entry": {"type": "gesture", "player": p, "shows": "priest"}},
                         timeout=10)
     assert nobody.status_code == 403
+    page.context.close()
+
+
+# ---------------------------------------------------------------------------- stop 23
+
+def on_screen(page: Any, testid: str) -> bool:
+    """Whether the control is wholly in the viewport and nothing covers its middle."""
+    seen: bool = page.evaluate("""(id) => {
+        const b = document.querySelector(`[data-testid="${id}"]`);
+        if (!b) return false;
+        const r = b.getBoundingClientRect();
+        if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) return false;
+        const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+        return Boolean(hit && b.contains(hit));
+    }""", testid)
+    return seen
+
+
+class EndWatcher(Driver):
+    """A Driver that, at each night's end, checks that the next step is on screen
+    without scrolling, and counts the Mayor's taps per night."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.per_night: list[int] = []
+        self._start = 0
+
+    def play(self, rec: Any, phone: Any | None = None) -> dict[str, Any]:
+        self._start = self.taps
+        return super().play(rec, phone)
+
+    def count(self) -> list[float]:
+        self.taps += 1  # the count's one tap (Driver.count clicks it directly)
+        return super().count()
+
+    def journals(self, last: bool) -> None:
+        self.wait_stage("over" if last else "journals")
+        step = "new-game" if last else "next-night"
+        self.page.get_by_test_id(step).wait_for()
+        assert on_screen(self.page, step), step
+        assert bar_lines(self.page) <= 2
+        if last:
+            assert on_screen(self.page, "winners") or self.page.get_by_test_id(
+                "winners").bounding_box() is not None
+        self.per_night.append(self.taps - self._start + (0 if last else 1))
+        super().journals(last)
+
+
+def table_of(base: str, game: Any, lang: str) -> tuple[str, str]:
+    """A table for an engine game's players, deck (by its name) and free XP."""
+    players = list(game.players)
+    r = httpx.post(f"{base}/api/tables", json={
+        "players": players, "deck": game.settings.deck.name, "lang": lang,
+        "free_xp": {p: game.free_xp[p].key for p in players}}, timeout=10)
+    r.raise_for_status()
+    return r.json()["code"], r.json()["token"]
+
+
+def test_the_next_step_is_on_the_mayors_phone_at_each_nights_end(
+        browser: Any, table_server: Server, artifacts: Path) -> None:
+    """Stop 23: *Next night* was 1,200-1,400 px down, under the story, the fates and
+    the journals; it is in the Mayor's bar, on screen at every night's end (375x667,
+    pt_BR), and the game's end offers a new game with the same players. A whole
+    8-player game on a special deck (Death and the Alien, two of each main role); the
+    Mayor's taps per night are written to the artifacts."""
+    game = table_game("death-alien-7", 8)
+    page = browser.new_context(viewport={"width": WIDTH, "height": 667}, has_touch=True,
+                               locale="pt-BR").new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    d = EndWatcher(page, table_server.base, lang="pt_BR")
+    d.code, d.token = table_of(table_server.base, game, "pt_BR")
+    page.goto(f"{table_server.base}/table/{d.code}?lang=pt_BR#mayor={d.token}")
+    for k, rec in enumerate(game.nights):
+        d.night(rec, k == len(game.nights) - 1)
+    assert d.state()["winners"] == list(game.winners)
+    assert len(d.per_night) == len(game.nights)
+    (artifacts / "companion-8-players-taps.json").write_text(json.dumps(d.per_night))
+    # a new game: the set-up again, with the same players in the same order and deck
+    d.tap("new-game")
+    page.get_by_test_id("panel-setup").wait_for()
+    seats = [page.get_by_test_id(f"seat-{i}").input_value() for i in range(len(game.players))]
+    assert seats == list(game.players), seats
+    assert page.get_by_test_id("deck").input_value() == "death-alien-7"
+    assert not errors, errors
+    page.context.close()
+
+
+def beside(page: Any, testid: str) -> bool:
+    """Whether the panel stands to the right of the night's story (a wide screen)."""
+    right: bool = page.evaluate("""(id) => {
+        const s = document.querySelector('[data-testid=story]');
+        const p = document.querySelector(`[data-testid="${id}"]`);
+        return Boolean(s && p && p.getBoundingClientRect().left > s.getBoundingClientRect().right);
+    }""", testid)
+    return right
+
+
+class KeyboardDriver(Driver):
+    """Enters a night as a Mayor at a laptop with the keyboard alone: Tab (or
+    Shift+Tab) to the control, then Enter or Space. Before each key the focus is on a
+    control of the page (never lost to the body by a re-draw), and at each new call it
+    is already in the call's panel."""
+
+    presses = 0
+    calls_focused = 0
+    side_by_side = 0
+    _key = 0
+
+    def _focused(self) -> str | None:
+        found: str | None = self.page.evaluate(
+            "() => document.activeElement && document.activeElement !== document.body"
+            " ? (document.activeElement.getAttribute('data-testid') || '?') : null")
+        return found
+
+    def tap(self, testid: str, *, sends: bool = False) -> None:
+        page = self.page
+        page.get_by_test_id(testid).wait_for()
+        now = self._focused()
+        assert now is not None, f"the focus was lost before {testid}"
+        if testid.startswith(("holder-", "card-", "zombie-", "call-next")) and now.startswith(
+                ("holder-", "card-", "zombie-", "call-next")):
+            self.calls_focused += 1
+        if testid == "call-next" and beside(page, "panel-call"):
+            self.side_by_side += 1
+        for _ in range(60):
+            if self._focused() == testid:
+                break
+            back = page.evaluate("""(id) => {
+                const f = [...document.querySelectorAll(
+                  'button:not([disabled]), a[href], select, input, summary')];
+                const at = f.indexOf(document.activeElement);
+                return f.findIndex((e) => e.getAttribute('data-testid') === id) < at;
+            }""", testid)
+            page.keyboard.press("Shift+Tab" if back else "Tab")
+            self.presses += 1
+        assert self._focused() == testid, testid
+        self.taps += 1
+        self._key += 1
+        key = "Enter" if self._key % 2 else "Space"  # both work on a button
+        if sends:
+            with page.expect_response(ENTRY) as r:
+                page.keyboard.press(key)
+            assert r.value.status == 200, r.value.text()
+            self.drawn(r.value)
+        else:
+            page.keyboard.press(key)
+
+    def count(self) -> list[float]:
+        self.wait_stage("count")
+        self.tap("count-start")
+        self.wait_stage("reveal")
+        return []
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR"])
+def test_a_night_on_a_laptop_with_the_keyboard_alone(browser: Any, table_server: Server,
+                                                     lang: str) -> None:
+    """Stop 23: a Mayor at a laptop (1280x800) enters a whole night with Tab, Enter and
+    Space; the focus survives every re-draw of the page and moves to each new
+    question (the next player, the next call, *Next night*). The story and the call
+    sit side by side on the wide screen."""
+    game = table_game()
+    rec = game.nights[0]
+    page = browser.new_context(viewport={"width": 1280, "height": 800},
+                               locale="pt-BR" if lang == "pt_BR" else "en-US").new_page()
+    d = KeyboardDriver(page, table_server.base, lang=lang)
+    d.code, d.token = table_of(table_server.base, game, lang)
+    page.goto(f"{table_server.base}/table/{d.code}?lang={lang}#mayor={d.token}")
+    d.wait_stage("draft")
+    page.get_by_test_id("panel-draft").locator("[data-focus]").wait_for()
+    page.keyboard.press("Tab")  # a fresh page: the first Tab reaches the page
+    d.truth = dict(rec.night.cards)
+    d.draft(rec)
+    d.count()
+    d.reveal(rec)
+    d.withdrawals(rec)
+    d.calls(rec)
+    d.wait_stage("over" if len(game.nights) == 1 else "journals")
+    assert d.calls_focused >= 3, d.calls_focused
+    assert d.side_by_side >= 2, d.side_by_side
+    assert beside(page, "panel-journals")
+    if len(game.nights) > 1:
+        assert d._focused() == "next-night"  # the next step has the focus
+        assert on_screen(page, "next-night")
+    # a night of about 20 entries: the Tab presses stay a small multiple of them
+    assert d.presses <= 8 * d.taps, (d.presses, d.taps)
     page.context.close()

@@ -46,7 +46,7 @@ export function countPanel(S, send) {
   const go = button(t("Count: 1, 2, 3, now!"), () => {
     go.disabled = true;
     runCount(opts, () => send({ type: "counted" }));
-  }, { class: "primary", "data-testid": "count-start" });
+  }, { class: "primary", "data-testid": "count-start", "data-focus": `count:${S.view.night}` });
   const toggle = (key, label) => button(label, () => {
     opts[key] = !opts[key];
     localStorage.setItem("darkcity:table:prefs", JSON.stringify(opts));

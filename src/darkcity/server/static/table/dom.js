@@ -19,6 +19,14 @@ export function button(text, onclick, attrs) {
   return el("button", { type: "button", onclick, ...(attrs || {}) }, text);
 }
 
+// Marks the first enabled button of ``box`` as where the keyboard's focus goes when
+// the question ``key`` is new (main.js moves it there after the page is drawn).
+export function focusFirst(box, key) {
+  const first = box.querySelector("button:not([disabled])");
+  if (first) first.setAttribute("data-focus", key);
+  return box;
+}
+
 export function toast(text, kind) {
   const box = document.getElementById("toasts");
   const item = el("div", { class: `toast ${kind || ""}`, role: "status", "data-testid": "toast", text });

@@ -1,7 +1,7 @@
 // Phase 1 with the real cards: who is active, which way the hands pass, and, with Death
 // in the deck, the last drafter's secret: the phone is handed over, or they type it on
 // their own phone.
-import { el, button } from "./dom.js";
+import { el, button, focusFirst } from "./dom.js";
 import { t } from "./i18n.js";
 
 export function draftPanel(S, send) {
@@ -16,20 +16,20 @@ export function draftPanel(S, send) {
   if (!v.death_in_play) {
     box.append(button(t("Everyone has a card"), () => send({ type: "drafted", death_names: null }),
       { class: "primary", "data-testid": "drafted" }));
-    return box;
+    return focusFirst(box, `draft:${v.night}`);
   }
   const last = v.last_drafter;
   if (local.secret) {
     // the phone is in the last drafter's hands: the names, then hand it back
     const names = v.players.filter((p) => p !== last);
-    return el("section", { class: "panel secret", "data-testid": "panel-secret" },
+    return focusFirst(el("section", { class: "panel secret", "data-testid": "panel-secret" },
       el("p", { class: "big", text: t("{player} only", { player: last }) }),
       el("p", { text: t("Whose name did you write on Death's card?") }),
       el("div", { class: "grid" }, names.map((p) => button(p, () => {
         local.secret = false;
         send({ type: "drafted", death_names: p });
       }, { "data-testid": `death-name-${p}` }))),
-      button(t("Cancel"), () => { local.secret = false; S.render(); }, { class: "small" }));
+      button(t("Cancel"), () => { local.secret = false; S.render(); }, { class: "small" })), `secret:${v.night}`);
   }
   box.append(el("p", { text: t("Death is in the deck: only {player}, the last to choose, may take it.", { player: last }) }),
     el("div", { class: "row" },
@@ -38,5 +38,5 @@ export function draftPanel(S, send) {
       button(t("Nobody took Death"), () => send({ type: "drafted", death_names: null }),
         { class: "primary", "data-testid": "drafted" })),
     el("p", { class: "dim", text: t("Or {player} enters the name on their own phone, from the table's link.", { player: last }) }));
-  return box;
+  return focusFirst(box, `draft:${v.night}`);
 }

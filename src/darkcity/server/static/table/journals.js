@@ -1,6 +1,7 @@
 // Phase 5: the night's outcome, the journals (public, as on the table), the winners
-// with the condition met, and the next night; each night's round can be downloaded.
-import { el, button } from "./dom.js";
+// with the condition met; each night's round can be downloaded. The next night is in
+// the Mayor's bar (main.js), always on screen.
+import { el } from "./dom.js";
 import { t, role, fate, condition, cardLabel } from "./i18n.js";
 
 // One row per player, as on the paper sheets, and the roles written upwards: eight
@@ -30,7 +31,7 @@ export function winnersPanel(v, testid) {
           : t("{player}: {xp} XP in {rows} rows", { player: c.player, xp: c.xp, rows: c.rows }) }))] : null);
 }
 
-export function resultPanel(S, send) {
+export function resultPanel(S) {
   const v = S.view;
   const r = v.result;
   if (!r) return null;
@@ -39,19 +40,16 @@ export function resultPanel(S, send) {
     return el("tr", {}, el("td", { text: p }), el("td", { text: cardLabel(x.card) }),
       el("td", { text: fate(x.fate) }), el("td", { text: x.xp ? `+${x.xp}` : "" }));
   });
+  // at the game's end, who won comes first: it is what the table waits for
   const box = el("section", { class: "panel", "data-testid": "panel-journals" },
+    winnersPanel(v, "winners"),
     el("h2", { text: t("Phase 5: night {n}", { n: r.number }) }),
     el("table", { "data-testid": "fates" },
       el("thead", {}, el("tr", {}, el("th", { text: t("Player") }), el("th", { text: t("Card") }), el("th", { text: t("Fate") }), el("th", { text: t("XP") }))),
       el("tbody", {}, rows)),
     el("h2", { text: t("Journals") }), journalTable(v));
-  const won = winnersPanel(v, "winners");
-  if (won) box.append(won);
   box.append(el("p", { class: "row" },
     el("a", { href: `/api/tables/${v.code}/nights/${r.number}`, download: "", "data-testid": "export-night" }, t("Night {n} (round notation)", { n: r.number })),
     el("a", { href: `/api/tables/${v.code}/record`, download: "", "data-testid": "export-record" }, t("The whole game (record)"))));
-  if (v.stage === "journals") {
-    box.append(button(t("Next night"), () => send({ type: "next-night" }), { class: "primary", "data-testid": "next-night" }));
-  }
   return box;
 }

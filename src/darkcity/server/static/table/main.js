@@ -58,6 +58,9 @@ function undoneOf(e) {
     withdrawn: t("the end of Phase 3"), "next-night": t("the start of night {n}", { n: S.view.night }) }[e.type] || null;
 }
 
+// A number stays on the line of its word in a narrow button ("step 5", not "step" / "5").
+const keepNumbers = (label) => label.replace(/ (\d)/g, "\u00a0$1");
+
 async function undo(what) {
   const taken = what === "entry" ? undoneOf(S.view.last_entry) : null;
   try {
@@ -140,8 +143,8 @@ function mayorPage() {
   else if (stage === "count") parts.push(countPanel(S, send));
   else if (stage === "reveal") parts.push(revealPanel(S, send));
   else if (stage === "withdrawal") parts.push(withdrawPanel(S, send));
-  else if (stage === "resolution") parts.push(storyPanel(S), resolvePanel(S, send));
-  else parts.push(storyPanel(S), resultPanel(S, send));
+  else if (stage === "resolution") parts.push(columns(storyPanel(S), resolvePanel(S, send)));
+  else parts.push(columns(storyPanel(S), resultPanel(S)));
   const phoneLink = `${location.origin}/table/${v.code}`;
   parts.push(el("details", { class: "panel" }, el("summary", { text: t("Links and language") }),
     el("p", { text: t("Players' phones: {link}", { link: phoneLink }) }),
@@ -153,13 +156,40 @@ function mayorPage() {
     }, { class: "small", "data-testid": "free-seats" }) : null,
     langPicker()));
   parts.push(el("nav", { class: "bar" },
+    S.local.correcting ? null : nextStep(S, send),
     after && !S.local.correcting ? button(t("Correct a gesture"), () => { S.local = { correcting: true }; S.render(); },
       { "data-testid": "correct" }) : null,
-    button(undoneOf(v.last_entry) ? t("Undo: {what}", { what: undoneOf(v.last_entry) }) : t("Undo"), () => undo("entry"),
+    button(undoneOf(v.last_entry) ? keepNumbers(t("Undo: {what}", { what: undoneOf(v.last_entry) })) : t("Undo"), () => undo("entry"),
       { "data-testid": "undo", disabled: v.can_undo ? null : true }),
-    button(t("Undo the last night"), () => { if (confirm(t("Take the last night back, journals and all?"))) undo("night"); },
-      { class: "danger", "data-testid": "undo-night", disabled: v.nights ? null : true })));
+    // the last finished night, by its number (none on the first night)
+    v.nights ? button(keepNumbers(t("Undo night {n}", { n: v.nights })), () => { if (confirm(t("Take the last night back, journals and all?"))) undo("night"); },
+      { class: "danger", "data-testid": "undo-night" }) : null));
   return parts;
+}
+
+// On a laptop the night's story and the call (or the night's outcome) side by side; on
+// a phone one under the other, as before.
+function columns(story, panel) {
+  return story && panel ? el("div", { class: "cols" }, story, panel) : story || panel;
+}
+
+// What comes after the night's outcome, in the Mayor's bar, so that it is always on
+// screen (on a phone it was 1,200-1,400 px down, under the story and the journals):
+// the next night, or at the game's end a new game with the same players.
+function nextStep(S, send) {
+  const v = S.view;
+  if (v.stage === "journals") {
+    return button(t("Next night"), () => send({ type: "next-night" }),
+      { class: "primary", "data-testid": "next-night", "data-focus": `next:${v.night}` });
+  }
+  if (v.stage !== "over") return null;
+  return button(t("New game with these players"), () => {
+    const custom = v.deck.name === "custom";
+    localStorage.setItem("darkcity:table:setup", JSON.stringify({
+      players: v.players.slice(), deck: custom ? "basic" : v.deck.name, custom,
+      cards: custom ? v.deck.cards.map((c) => c.key) : [], free: {} }));
+    location.href = "/table";
+  }, { class: "primary", "data-testid": "new-game", "data-focus": "over" });
 }
 
 // On a phone the night's story grows above the call: at each new call, the page scrolls
@@ -180,6 +210,25 @@ function showTheCall() {
   window.scrollTo(0, window.scrollY + y);
 }
 
+// The keyboard's focus across the page's re-draws: each panel marks the first control
+// of what it asks with data-focus (its value names the question: "reveal:Bia:hunter",
+// "call:2:4"). When the question changes (the next player, the next call, the next
+// phase), the focus moves to it; while it stays, the focus stays on the control it was
+// on (a toggled holder, a second target, the caret in a name).
+function placeFocus(app, focused, caret) {
+  const asked = app.querySelector("[data-focus]");
+  const key = asked ? asked.getAttribute("data-focus") : null;
+  const moved = key !== S.askedKey;
+  S.askedKey = key;
+  const again = focused ? app.querySelector(`[data-testid="${focused}"]`) : null;
+  if (moved && asked && !(again && again.matches("input, select"))) {
+    asked.focus({ preventScroll: true });
+  } else if (again) {
+    again.focus({ preventScroll: true });
+    if (typeof caret === "number" && again.setSelectionRange) again.setSelectionRange(caret, caret);
+  }
+}
+
 S.render = () => {
   const app = document.getElementById("app");
   // a re-render keeps the focus and the caret where the Mayor was typing
@@ -198,14 +247,10 @@ S.render = () => {
     parts.push(el("h1", { text: t("Table {code}", { code: S.view.code }) }), offlineBanner(), phonePage(S), el("p", {}, langPicker()));
   }
   app.replaceChildren(...parts.filter((x) => x));
+  app.classList.toggle("wide", Boolean(app.querySelector(".cols")));
+  if (S.view) app.dataset.version = String(S.view.version);  // what the page shows (tests wait on it)
+  placeFocus(app, focused, caret);
   if (S.view && S.view.reader === "mayor") showTheCall();
-  if (focused) {
-    const again = app.querySelector(`[data-testid="${focused}"]`);
-    if (again) {
-      again.focus();
-      if (typeof caret === "number" && again.setSelectionRange) again.setSelectionRange(caret, caret);
-    }
-  }
 };
 
 async function main() {

@@ -1,7 +1,7 @@
 // Phase 4: the app calls each role in initiative order ("The Devil?"); the Mayor taps
 // who turns the card over (and which card, when the deck holds two that fit), each
 // called Zombie's last choice, and the app narrates the step before the next call.
-import { el, button } from "./dom.js";
+import { el, button, focusFirst } from "./dom.js";
 import { t, callOf, edition, cardLabel } from "./i18n.js";
 import { say } from "./speech.js";
 
@@ -109,5 +109,5 @@ export function resolvePanel(S, send) {
     for (const p of q.asked) add(p, q.step === "8");
     send({ type: "call", step: q.step, cards, zombies: st.zombies });
   }, { class: "primary", "data-testid": "call-next", disabled: ready ? null : true }));
-  return box;
+  return focusFirst(box, `call:${v.night}:${q.step}`);
 }

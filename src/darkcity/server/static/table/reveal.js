@@ -1,6 +1,6 @@
 // Phase 2, the reveal: tap the role a player's gesture shows, then where it points. The
 // next player comes up by itself; tapping a player corrects their gesture.
-import { el, button } from "./dom.js";
+import { el, button, focusFirst } from "./dom.js";
 import { t, role, gender } from "./i18n.js";
 
 function summary(v, p) {
@@ -41,36 +41,39 @@ export function revealPanel(S, send, { correcting = false, cancel = null } = {})
     local.shows = null; local.targets = []; local.seeks = null; local.auto = true;
     send(entry);
   };
+  // the keyboard's focus goes to the first choice of what is asked now
+  const asked = (grid, what) => focusFirst(grid, `${correcting ? "correct" : "reveal"}:${v.night}:${p}:${what}`);
+  if (!p && correcting) focusFirst(chips, "correct:who");
   if (p) {
     box.append(el("p", { class: "big", "data-testid": "reveal-current", text: p }));
     if (!local.shows) {
       box.append(el("p", { class: "dim", text: t("The gesture it shows:") }),
-        el("div", { class: "grid" }, v.showable.map((r) => button(role(r), () => {
+        asked(el("div", { class: "grid" }, v.showable.map((r) => button(role(r), () => {
           local.shows = r;
           const shape = v.shapes[r];
           if (shape.reach === "nobody" || shape.reach === "both neighbours") commit({});
           else S.render();
-        }, { "data-testid": `role-${r}` }))));
+        }, { "data-testid": `role-${r}` }))), ""));
     } else {
       const shape = v.shapes[local.shows];
       box.append(el("p", {}, role(local.shows), " ", button(t("Change"), () => { local.shows = null; local.targets = []; S.render(); }, { class: "small" })));
       if (shape.kind) {
         box.append(el("p", { class: "dim", text: t("The kind it names:") }),
-          el("div", { class: "grid" }, v.kinds[local.shows].map((k) => button(role(k), () => commit({ kind: k }), { "data-testid": `kind-${k}` }))));
+          asked(el("div", { class: "grid" }, v.kinds[local.shows].map((k) => button(role(k), () => commit({ kind: k }), { "data-testid": `kind-${k}` }))), local.shows));
       } else {
         if (shape.seeks && !local.seeks) {
           box.append(el("p", { class: "dim", text: t("The gender it seeks:") }),
-            el("div", { class: "grid" }, ["feminine", "masculine"].map((gd) => button(gender(gd), () => { local.seeks = gd; S.render(); }, { "data-testid": `seeks-${gd}` }))));
+            asked(el("div", { class: "grid" }, ["feminine", "masculine"].map((gd) => button(gender(gd), () => { local.seeks = gd; S.render(); }, { "data-testid": `seeks-${gd}` }))), local.shows));
         } else {
           const aim = shape.reach === "neighbour" ? [...new Set(v.neighbours[p])]
             : v.players.filter((q) => q !== p && q !== v.death);
           const need = shape.targets;
           box.append(el("p", { class: "dim", text: need === 2 ? t("Its two targets:") : t("Its target:") }),
-            el("div", { class: "grid" }, aim.map((q) => button(q, () => {
+            asked(el("div", { class: "grid" }, aim.map((q) => button(q, () => {
               local.targets.push(q);
               if (local.targets.length >= need) commit({ targets: local.targets.slice(), seeks: local.seeks });
               else S.render();
-            }, { "data-testid": `target-${q}`, "aria-pressed": local.targets.includes(q) ? "true" : "false" }))));
+            }, { "data-testid": `target-${q}`, "aria-pressed": local.targets.includes(q) ? "true" : "false" }))), `${local.shows}:${local.seeks || ""}`));
         }
       }
     }
@@ -80,6 +83,7 @@ export function revealPanel(S, send, { correcting = false, cancel = null } = {})
     return box;
   }
   box.append(button(t("Everyone is entered: withdrawals"), () => send({ type: "revealed" }),
-    { class: "primary", "data-testid": "reveal-done", disabled: v.to_enter.length ? true : null }));
+    { class: "primary", "data-testid": "reveal-done", disabled: v.to_enter.length ? true : null,
+      "data-focus": p ? null : `reveal-done:${v.night}` }));
   return box;
 }

@@ -1,5 +1,5 @@
 // Phase 3: tap who fled; a Hunter may lower a single arrow instead.
-import { el, button } from "./dom.js";
+import { el, button, focusFirst } from "./dom.js";
 import { t } from "./i18n.js";
 
 export function withdrawPanel(S, send) {
@@ -20,10 +20,10 @@ export function withdrawPanel(S, send) {
     }
     return row;
   });
-  return el("section", { class: "panel", "data-testid": "panel-withdrawal" },
+  return focusFirst(el("section", { class: "panel", "data-testid": "panel-withdrawal" },
     el("h2", { text: t("Phase 3: withdrawals") }),
     el("p", { class: "dim", text: t("Who lowered their hands and fled the confrontation?") }),
     rows,
     el("p", {}, button(t("Withdrawals entered: resolve"), () => send({ type: "withdrawn" }),
-      { class: "primary", "data-testid": "withdrawals-done" })));
+      { class: "primary", "data-testid": "withdrawals-done" }))), `withdrawals:${v.night}`);
 }
