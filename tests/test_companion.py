@@ -376,3 +376,61 @@ def test_a_deck_of_both_editions_asks_for_the_cards_it_cannot_tell(seed: int) ->
     priests = sum(1 for rec in g.nights for card in rec.night.cards.values()
                   if card.role is Role.PRIEST)
     assert priests == 0 or asked_end > 0
+
+
+SPECIAL_8 = ("creature:basic:feminine,creature:basic:masculine,mummy:basic:masculine,"
+             "voodooist:basic:feminine,devil:advanced:feminine,devil:basic:masculine,"
+             "vampire:basic:feminine,vampire:advanced:feminine,werewolf:advanced:masculine,"
+             "zombie:advanced:feminine,hunter:advanced:feminine")
+
+
+@pytest.mark.parametrize("seed", [*range(10), 115])
+def test_a_card_turned_over_is_not_asked_again_as_another(seed: int) -> None:
+    """Stop 23, an 8-player table with both Creatures and a Devil of each edition: a
+    Creature's target turned over earlier in the night (at the Devil's call: a basic
+    Devil) was asked its card at step 8 among every Devil, the other edition's included,
+    and one already turned over by another player. Its gender is asked among the cards
+    of the edition it showed that nobody else holds, or not at all when only one is
+    left. A Creature proposing to the other Creature (both called at step 8) has its
+    target's gender asked: the page enters a holder's card without it, and the night
+    needs it. The cards are entered as the page does (role and edition; the gender
+    when asked) and every night must give the engine's result."""
+    from darkcity.deck import parse_deck
+
+    g = Game(Settings(players=NAMES, deck=parse_deck(SPECIAL_8, 8)), seed)
+    play_randomly(g, bot_rng(seed))
+    c = companion_for(g)
+    for k, rec in enumerate(g.nights):
+        night = rec.night
+        c.enter(Drafted(None))
+        c.enter(Counted())
+        for p in c.gesturing:
+            gst = night.gestures.get(p)
+            c.enter(GestureEntry(p, night.shown(p), gst.targets if gst else (),
+                                 gst.kind if gst else None, gst.seeks if gst else None))
+        c.enter(RevealDone())
+        for p, w in night.withdrawals.items():
+            c.enter(WithdrawalEntry(p, w))
+        c.enter(WithdrawalsDone())
+        while c.stage is Stage.RESOLUTION:
+            q = c.question()
+            assert q is not None
+            for p in q.asked:
+                was = c.turned.get(p)
+                if was is not None:
+                    assert q.options[p], p
+                    assert all(o.edition is was.edition for o in q.options[p]), (p, q.options)
+                    assert len({o.identity for o in q.options[p]}) > 1, (p, q.options)
+                assert night.cards[p] in q.options[p], (p, q.options)
+            # as the page enters them: the role and the edition, the gender only when
+            # asked (a Creature's target)
+            cards = {p: Card(night.cards[p].role, night.cards[p].edition) for p in q.candidates
+                     if q.role is not None and night.cards[p].role is q.role}
+            cards.update({p: night.cards[p] if q.step == "8" else
+                          Card(night.cards[p].role, night.cards[p].edition) for p in q.asked})
+            c.enter(Call(q.step, cards, {z: night.zombie_targets.get(z, aimed)
+                                         for z, (_l, _r, aimed) in q.zombies.items()}))
+        assert adjudicate(write_round(c.nights[k].night)) == result_document(rec.result)
+        if k < len(g.nights) - 1:
+            c.enter(NextNight())
+    assert c.winners == g.winners

@@ -511,7 +511,20 @@ class Companion:
         return None
 
     def _taken(self, but: str | None = None) -> list[Card]:
-        return [c for p, c in self._night.turned.items() if p != but and c.gender is not None]
+        """The deck cards known to be in front of a player (but ``but``): turned over
+        with their gender, or turned over without it when the deck holds one card of
+        that role and edition (the Devil's call tells the edition, not the gender)."""
+        out = []
+        for p, c in self._night.turned.items():
+            if p == but:
+                continue
+            if c.gender is not None:
+                out.append(c)
+                continue
+            same = [d for d in self._cards if d.role is c.role and d.edition is c.edition]
+            if len(same) == 1:
+                out.append(same[0])
+        return out
 
     def _options(self, p: str, roles: Iterable[Role]) -> tuple[Card, ...]:
         """The deck cards of ``roles`` that ``p`` may turn over (not turned over by
@@ -566,14 +579,20 @@ class Companion:
                 g = night.gestures[c]
                 for t in g.targets:
                     t_role = self._role_known(t)
-                    if t in night.turned and night.turned[t].gender is not None:
+                    was = night.turned.get(t)  # turned over at an earlier call
+                    if was is not None and was.gender is not None:
                         continue
-                    if t_role is None or t in asked or t in candidates:
+                    # the other Creature, called now too, is asked its gender as well:
+                    # its holder turns it over without saying it otherwise
+                    if t_role is None or t in asked:
                         continue
-                    _edition, gender = determined(self._cards, t_role, None, self._taken())
+                    edition = was.edition if was is not None else None
+                    _edition, gender = determined(self._cards, t_role, edition,
+                                                  self._taken(but=t))
                     if gender is None:
                         asked.append(t)
-                        options[t] = self._options(t, (t_role,))
+                        options[t] = tuple(c for c in self._options(t, (t_role,))
+                                           if edition is None or c.edition is edition)
         zombies: dict[str, tuple[str, str, str]] = {}
         if role is _ZOMBIE:
             early = resolve(self._provisional(), through="3")
@@ -769,7 +788,6 @@ class Companion:
         edition and the gender where seen or where the deck leaves one choice."""
         night = self._night
         cards: dict[str, Card] = {}
-        taken = self._taken()
         for p in self.players:
             if p == night.death:
                 cards[p] = next(c for c in self._cards if c.role is _DEATH)
@@ -780,7 +798,7 @@ class Companion:
             edition = turned.edition if turned is not None else None
             gender = turned.gender if turned is not None else None
             det_edition, det_gender = determined(self._cards, role, edition,
-                                                 [c for c in taken if c is not turned])
+                                                 self._taken(but=p))
             edition = edition or det_edition or Edition.BASIC
             gender = gender or det_gender
             if len(CAST[role].genders) == 1:

@@ -40,9 +40,12 @@ export function resultPanel(S) {
     return el("tr", {}, el("td", { text: p }), el("td", { text: cardLabel(x.card) }),
       el("td", { text: fate(x.fate) }), el("td", { text: x.xp ? `+${x.xp}` : "" }));
   });
-  // at the game's end, who won comes first: it is what the table waits for
+  // at the game's end, who won comes first: it is what the table waits for, and the
+  // keyboard's focus goes there (not to New game, which a second Enter would press)
+  const won = winnersPanel(v, "winners");
+  if (won) { won.setAttribute("tabindex", "-1"); won.setAttribute("data-focus", "over"); }
   const box = el("section", { class: "panel", "data-testid": "panel-journals" },
-    winnersPanel(v, "winners"),
+    won,
     el("h2", { text: t("Phase 5: night {n}", { n: r.number }) }),
     el("table", { "data-testid": "fates" },
       el("thead", {}, el("tr", {}, el("th", { text: t("Player") }), el("th", { text: t("Card") }), el("th", { text: t("Fate") }), el("th", { text: t("XP") }))),

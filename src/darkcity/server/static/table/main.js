@@ -189,18 +189,21 @@ function nextStep(S, send) {
       players: v.players.slice(), deck: custom ? "basic" : v.deck.name, custom,
       cards: custom ? v.deck.cards.map((c) => c.key) : [], free: {} }));
     location.href = "/table";
-  }, { class: "primary", "data-testid": "new-game", "data-focus": "over" });
+  }, { class: "primary", "data-testid": "new-game" });
 }
 
 // On a phone the night's story grows above the call: at each new call, the page scrolls
 // so that the call and its buttons are on screen (the newest lines just above them),
 // and the Mayor never hunts for the next button.
+// At the game's end, likewise, the winners are brought on screen once (the story and
+// the last call were above them).
 function showTheCall() {
   const q = S.view.question;
-  const key = q && S.view.stage === "resolution" ? `${S.view.night}:${q.step}` : null;
+  const over = S.view.stage === "over";
+  const key = over ? "over" : q && S.view.stage === "resolution" ? `${S.view.night}:${q.step}` : null;
   if (!key || S.shownCall === key) return;
   S.shownCall = key;
-  const panel = document.querySelector("[data-testid=panel-call]");
+  const panel = document.querySelector(over ? "[data-testid=winners]" : "[data-testid=panel-call]");
   const bar = document.querySelector("nav.bar");
   if (!panel) return;
   const room = window.innerHeight - (bar ? bar.offsetHeight : 0);

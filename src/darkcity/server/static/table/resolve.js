@@ -52,13 +52,17 @@ export function resolvePanel(S, send) {
     el("p", { class: "call", "data-testid": "call", text: q.role ? callOf(q.role) : t("Turn over the cards still unknown") }));
   const choosing = q.role === "devil" || q.role === "angel";
   const needs = [];
-  if (q.candidates.length) {
-    box.append(el("p", { class: "dim", text: choosing ? t("Tap who turns the card over:") : t("They turn the card over:") }));
+  if (q.candidates.length && !choosing) {
+    // nothing to choose: who turns the card over is said, not offered as buttons
+    box.append(el("p", { class: "dim", text: t("They turn the card over:") }),
+      el("p", { class: "chips", "data-testid": "holders" },
+        q.candidates.map((p) => el("span", { class: "chip", "data-testid": `holder-${p}`, text: p }))));
+  } else if (q.candidates.length) {
+    box.append(el("p", { class: "dim", text: t("Tap who turns the card over:") }));
     const grid = el("div", { class: "grid" });
     for (const p of q.candidates) {
       const on = st.chosen.has(p);
       grid.append(button(p, () => {
-        if (!choosing) return;
         if (on) st.chosen.delete(p); else st.chosen.add(p);
         S.render();
       }, { "aria-pressed": on ? "true" : "false", "data-testid": `holder-${p}` }));
@@ -82,7 +86,8 @@ export function resolvePanel(S, send) {
           { "aria-pressed": on ? "true" : "false", "data-testid": `card-${p}-${c.role}-${c.edition}${withGender ? `-${c.gender}` : ""}` });
       })));
   };
-  for (const p of q.candidates) if (st.chosen.has(p)) pickRow(p, q.options[p] || [], false);
+  // a holder also asked (the Creature proposed to by the other) is asked once, below
+  for (const p of q.candidates) if (st.chosen.has(p) && !q.asked.includes(p)) pickRow(p, q.options[p] || [], false);
   for (const p of q.asked) {
     const withGender = q.step === "8";  // the Creature's target shows the card's gender
     if (q.step === "1+") box.append(el("p", { class: "dim", text: t("The Angel strikes {player}: the card is turned over.", { player: p }) }));
