@@ -141,7 +141,7 @@ def test_undo_says_what_it_takes_back_in_the_tables_words(browser: Any,
     enter(base, code, token, {"type": "revealed"})
     enter(base, code, token, {"type": "withdrawal", "player": "Bia", "withdrawal": True})
     page.get_by_test_id("panel-withdrawal").wait_for()
-    expect(undo).to_have_text("Desfazer: recuo de Bia")
+    expect(undo).to_have_text("Desfazer: Bia desistiu")  # the words of the button tapped
     heights = page.evaluate(
         "() => [...document.querySelectorAll('#app button')]"
         ".map(b => b.getBoundingClientRect().height)")

@@ -52,7 +52,9 @@ S.send = (entry) => submit(() => api.enter(S.code, S.token, entry), (v) => {
 function undoneOf(e) {
   if (!e) return null;
   if (e.type === "gesture") return t("{player}'s gesture", { player: e.player });
-  if (e.type === "withdrawal") return t("{player}'s withdrawal", { player: e.player });
+  if (e.type === "withdrawal") {  // "Undo: Bia fled", the words of the withdrawal's button
+    return e.withdrawal === true ? t("{player} fled", { player: e.player }) : t("{player}'s withdrawal", { player: e.player });
+  }
   if (e.type === "call") return e.step === "end" ? t("The other cards") : t("step {step}", { step: e.step });
   return { drafted: t("the draft"), counted: t("the count"), revealed: t("the end of Phase 2"),
     withdrawn: t("the end of Phase 3"), "next-night": t("the start of night {n}", { n: S.view.night }) }[e.type] || null;
