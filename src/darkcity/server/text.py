@@ -62,6 +62,17 @@ UI: Final = (
     _("Not seated: {names}"),
     _("Start the game"),
     _("The host starts the game."),
+    _("New to Dark City? The game in one minute"),
+    _("Each night every player secretly keeps one card of the hand passed around the "
+      "table. On the count \"1, 2, 3, now!\" everyone shows that card's gesture at once, "
+      "pointing at a player when the card targets one. Then the night is resolved card by "
+      "card, in initiative order."),
+    _("Meet your card's goal and you earn XP in that card's row of your Journal. The first "
+      "to meet one of these wins:"),
+    _("Bluffing is part of the game: the Devil shows another card's gesture, and anyone may "
+      "withdraw from the night to stay safe (and earn nothing)."),
+    _("Each card's gesture, goal and initiative are shown when you draft it."),
+    _("See the cards in play"),
     _("Seat link for another device"),
     _("Lobby"),
     _("kind: {role}"),

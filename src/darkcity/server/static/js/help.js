@@ -13,7 +13,7 @@ const PHASES = [
   "Phase 4: Resolution — in initiative order (1+, 1, 2 … 8); * never acts.",
   "Phase 5: Journal — XP for the goals met; then the next active player.",
 ];
-const CONDITIONS = ["six-roles", "eight-xp", "three-pairs", "four-in-one"];
+export const CONDITIONS = ["six-roles", "eight-xp", "three-pairs", "four-in-one"];
 
 export function openHelp(r) {
   update(() => { S.helpOpen = true; S.helpRole = r || null; });

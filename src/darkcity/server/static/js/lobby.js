@@ -5,6 +5,7 @@ import { el, copy } from "./dom.js";
 import { send } from "./net.js";
 import { circle, badge } from "./table.js";
 import { joinPanel } from "./join.js";
+import { CONDITIONS, openHelp } from "./help.js";
 
 function seatNode(s) {
   const mine = me();
@@ -26,6 +27,20 @@ function seatNode(s) {
   return el("div", { class: `seat ${s.kind} ${mine && mine.seat === s.seat ? "me" : ""}`, "data-testid": `seat-${s.seat}` }, kids);
 }
 
+// The game in one minute, for a friend who came from the invite link and waits for the
+// host: what a night is, how one wins, and where every card's rules are. Open until
+// its reader closes it (js/focus.js keeps a <details>' state across redraws).
+function primer() {
+  return el("details", { class: "card primer", "data-testid": "primer", open: true },
+    el("summary", { text: t("New to Dark City? The game in one minute") }),
+    el("p", { text: t("Each night every player secretly keeps one card of the hand passed around the table. On the count \"1, 2, 3, now!\" everyone shows that card's gesture at once, pointing at a player when the card targets one. Then the night is resolved card by card, in initiative order.") }),
+    el("p", { text: t("Meet your card's goal and you earn XP in that card's row of your Journal. The first to meet one of these wins:") }),
+    el("ul", {}, CONDITIONS.map((c) => el("li", { text: word("conditions", c) }))),
+    el("p", { text: t("Bluffing is part of the game: the Devil shows another card's gesture, and anyone may withdraw from the night to stay safe (and earn nothing).") }),
+    el("p", {}, t("Each card's gesture, goal and initiative are shown when you draft it."), " ",
+      el("button", { class: "secondary small", type: "button", "data-testid": "primer-cards", text: t("See the cards in play"), onclick: () => openHelp(null) })));
+}
+
 export function lobbyView() {
   const L = S.lobby;
   const mine = me();
@@ -45,5 +60,5 @@ export function lobbyView() {
     isHost() ? el("button", { type: "button", "data-testid": "start", text: t("Start the game"), onclick: () => send({ type: "start" }) }) : el("p", { class: "muted", text: t("The host starts the game.") }));
   return el("div", { class: "lobby" },
     el("div", { class: "tablewrap" }, circle(L.seats.map(seatNode), el("div", { class: "center" }, el("div", { class: "phase", text: t("Lobby") })))),
-    el("div", { class: "panels" }, joinPanel(), info));
+    el("div", { class: "panels" }, joinPanel(), info, primer()));
 }
