@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Screenshots of every step of the table companion at 375 px, in English and
-Portuguese, into ``docs/screens/table/`` (issue #11).
+"""Screenshots of every step of the table companion at 375 px, and a few on a laptop
+(1280x800), in English and Portuguese, into ``docs/screens/table/`` (issue #11).
 
     python3 scripts/capture_table_screens.py [--out docs/screens/table]
 
@@ -8,7 +8,9 @@ It starts ``darkcity serve`` on a free loopback port with a throw-away database,
 drives Debian's Chromium with Playwright through a whole game (the same driver as
 ``tests/browser/test_companion_browser.py``: an engine game with Death and a Devil,
 entered tap by tap as a Mayor would) and shoots the first night's steps, a player's
-phone and the victory screen.
+phone and the victory screen. At the reveal, the first call, the night's end and the
+victory, the Mayor's page is also shot at 1280x800 (``16-laptop-*``): what a Mayor at
+a laptop sees without scrolling.
 """
 
 from __future__ import annotations
@@ -25,6 +27,39 @@ from tests.browser.conftest import ensure_chromium  # noqa: E402
 from tests.browser.test_companion_browser import HEIGHT, WIDTH, Driver, table_game  # noqa: E402
 from tests.test_server_process import Server, free_port  # noqa: E402
 
+#: The phone's shots also taken at a laptop's size, and the names they get.
+LAPTOP = {"06-reveal": "16-laptop-reveal", "11-journals": "18-laptop-night-end",
+          "12-victory": "19-laptop-victory"}
+
+
+class ScreenDriver(Driver):
+    """The browser test's driver; some of its shots are taken again at 1280x800, and
+    the first call with the night's story beside it (``17-laptop-call``)."""
+
+    def tap(self, testid: str, *, sends: bool = False) -> None:
+        if (testid == "call-next" and self.shots is not None
+                and "17-laptop-call" not in " ".join(self.shot_names)
+                and self.page.get_by_test_id("story").count()):
+            self.laptop("17-laptop-call")
+        super().tap(testid, sends=sends)
+
+    def shot(self, name: str) -> None:
+        super().shot(name)
+        if self.shots is not None and name in LAPTOP:
+            self.laptop(LAPTOP[name])
+
+    def laptop(self, name: str) -> None:
+        assert self.shots is not None
+        page = self.page
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.wait_for_timeout(150)
+        suffix = ".pt" if self.lang == "pt_BR" else ""
+        path = self.shots / f"{name}{suffix}.png"
+        page.screenshot(path=str(path))
+        self.shot_names.append(path.name)
+        page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+        page.wait_for_timeout(150)
+
 
 def capture(out: Path, lang: str, browser: object) -> list[str]:
     game = table_game()
@@ -37,7 +72,7 @@ def capture(out: Path, lang: str, browser: object) -> list[str]:
             page = ctx.new_page()
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
-            d = Driver(page, server.base, out, lang)
+            d = ScreenDriver(page, server.base, out, lang)
             d.set_up(game)
             phone_ctx = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})  # type: ignore[attr-defined]
             phone = phone_ctx.new_page()
