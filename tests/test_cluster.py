@@ -169,6 +169,7 @@ def test_frames_pack_and_unpack() -> None:
     with pytest.raises(ValueError):
         list(unpack(pack(frames)[:-1]))
     assert room_code("/ws/abcdef") == "ABCDEF" and room_code("/api/rooms/ABCDEF/join") == "ABCDEF"
+    assert room_code("/r/ABCDEF") == "ABCDEF"  # the page: its link preview names the room
     assert room_code("/api/rooms") is None and room_code("/ws/ABCDE1") is None  # 1: not a code
 
 
@@ -181,6 +182,9 @@ def test_a_game_across_three_processes_plays_to_the_end(
     assert owner is not None
     lobby = httpx.get(f"{c.base}/api/rooms/{code}", timeout=10).json()  # read elsewhere
     assert [s["name"] for s in lobby["seats"][:4]] == ["Ana", "Bia", "Caio", "Duda"]
+    for n in three:  # the invite link's page, wherever it is asked, previews the room
+        page = httpx.get(f"{n.base}/r/{code}", timeout=10).text
+        assert 'content="Ana invites you to a table of Dark City"' in page, n.base
     asyncio.run(_add_bots(b.ws, code, tokens[0]))
     players = [ScriptedPlayer(n.ws, code, t, random.Random(i), think_s=(0.0, 0.05))
                for i, (n, t) in enumerate(zip((a, b, c, b), tokens, strict=True))]

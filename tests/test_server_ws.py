@@ -106,7 +106,8 @@ def test_http_api(client: TestClient) -> None:
 
 
 def test_every_ui_text_is_in_both_catalogs() -> None:
-    used = set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', _web_js()))
+    used = {x.replace('\\"', '"')  # a JS string's \" is the text's "
+            for x in re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', _web_js())}
     assert used <= set(UI), sorted(used - set(UI))
     en, pt = catalog("en"), catalog("pt_BR")
     assert en["ui"]["Now!"] == "Now!" and pt["ui"]["Now!"] == "Já!"

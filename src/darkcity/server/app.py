@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
@@ -30,6 +30,7 @@ from darkcity.server.companion import companion_router
 from darkcity.server.config import ServerConfig
 from darkcity.server.headers import SecurityHeaders
 from darkcity.server.limits import PerAddress, Sockets, mask_credentials_in_logs
+from darkcity.server.preview import with_preview
 from darkcity.server.rooms import PACES, Conn, Refusal, Room, RoomManager, plain
 from darkcity.server.text import catalog
 from darkcity.server.thinking import BotPool
@@ -196,8 +197,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         assert isinstance(m, RoomManager)
         return m
 
-    def index() -> FileResponse:
-        return FileResponse(str(STATIC.joinpath("index.html")),
+    def index(room: Room | None = None, status: int = 200) -> HTMLResponse:
+        """The app's page, with the invite link's preview (of ``room``) in its head."""
+        page = STATIC.joinpath("index.html").read_text(encoding="utf-8")
+        return HTMLResponse(with_preview(page, room), status_code=status,
                             headers={"Cache-Control": "no-cache"})
 
     @app.exception_handler(HTTPException)
@@ -208,8 +211,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             e = Refusal("not-found" if exc.status_code == 404 else "http",
                         msg("There is nothing at this address."))
             return _refused(request, e, exc.status_code)
-        return FileResponse(str(STATIC.joinpath("index.html")), status_code=exc.status_code,
-                            headers={"Cache-Control": "no-cache"})
+        return index(status=exc.status_code)
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:
@@ -217,12 +219,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                             headers={"Cache-Control": "max-age=86400"})
 
     @app.get("/", include_in_schema=False)
-    async def home() -> FileResponse:
+    async def home() -> HTMLResponse:
         return index()
 
     @app.get("/r/{code}", include_in_schema=False)
-    async def room_page(code: str) -> FileResponse:
-        return index()
+    async def room_page(code: str) -> HTMLResponse:
+        return index(manager().get(code))
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:

@@ -95,7 +95,7 @@ _RENEW: Final = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
 _RELEASE: Final = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
                    "return redis.call('del', KEYS[1]) else return 0 end")
 
-_ROOM_PATH: Final = re.compile(r"^/(?:api/rooms|ws)/([A-Za-z0-9]{6})(?:/|$)")
+_ROOM_PATH: Final = re.compile(r"^/(?:api/rooms|ws|r)/([A-Za-z0-9]{6})(?:/|$)")
 _SCOPE_KEYS: Final = ("type", "asgi", "http_version", "scheme", "path", "raw_path",
                       "root_path", "query_string", "server", "client", "method",
                       "subprotocols")
@@ -135,7 +135,8 @@ def _split(payload: bytes) -> tuple[Any, bytes]:
 
 
 def room_code(path: str) -> str | None:
-    """The room a request is about (``/ws/{code}``, ``/api/rooms/{code}/...``), if any."""
+    """The room a request is about (``/ws/{code}``, ``/api/rooms/{code}/...``, the page
+    ``/r/{code}``, whose link preview names the room), if any."""
     found = _ROOM_PATH.match(path)
     if found is None:
         return None
