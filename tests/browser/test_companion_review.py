@@ -443,7 +443,7 @@ class KeyboardDriver(Driver):
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR"])
 def test_a_night_on_a_laptop_with_the_keyboard_alone(browser: Any, table_server: Server,
-                                                     lang: str) -> None:
+                                                     lang: str, artifacts: Path) -> None:
     """Stop 23: a Mayor at a laptop (1280x800) enters a whole night with Tab, Enter and
     Space; the focus survives every re-draw of the page and moves to each new
     question (the next player, the next call, *Next night*). The story and the call
@@ -473,4 +473,6 @@ def test_a_night_on_a_laptop_with_the_keyboard_alone(browser: Any, table_server:
         assert on_screen(page, "next-night")
     # a night of about 20 entries: the Tab presses stay a small multiple of them
     assert d.presses <= 8 * d.taps, (d.presses, d.taps)
+    (artifacts / f"companion-keyboard-{lang}.json").write_text(json.dumps(
+        {"entries": d.taps, "tab_presses": d.presses, "calls_focused": d.calls_focused}))
     page.context.close()
