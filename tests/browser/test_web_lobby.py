@@ -42,3 +42,26 @@ def test_a_friend_from_the_invite_link_is_told_the_game_in_one_minute(
     expect(page.locator(".seat.bot")).to_have_count(4)
     expect(primer).not_to_have_attribute("open", "")
     page.context.close()
+
+
+def test_the_invite_link_goes_to_the_share_sheet_where_the_device_has_one(
+        browser: Any, server: Server) -> None:
+    """A phone opens its share sheet (a chat app, a message); without one the link is
+    copied, as before."""
+    room = create_room(server.base, "Ana", players=4, decide_s=60, lang="en")
+    page = phone(browser)
+    page.add_init_script(
+        "navigator.share = (d) => { window.shared = d; return Promise.resolve(); };")
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    button = page.locator("[data-testid=copy-invite]")
+    expect(button).to_have_text("Share the invite link")
+    button.tap()
+    page.wait_for_function("() => window.shared")
+    shared = page.evaluate("() => window.shared")
+    assert shared["url"] == f"{server.base}/r/{room['code']}"  # never the seat's token
+    assert shared["text"] == "Join my table of Dark City"
+    page.context.close()
+    plain = phone(browser)
+    plain.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    expect(plain.locator("[data-testid=copy-invite]")).to_have_text("Copy the invite link")
+    plain.context.close()

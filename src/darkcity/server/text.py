@@ -240,6 +240,8 @@ UI: Final = (
     _("In play"),
     _("bots: {n}"),
     _("Copy the invite link"),
+    _("Share the invite link"),
+    _("Join my table of Dark City"),
     _("Fill every seat (with people or bots) first."),
     _("More"),
     _("{player}'s voodoo doll: {kind}. A doll does not work on the {kind} (whose illusion "

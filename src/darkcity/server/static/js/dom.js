@@ -55,3 +55,13 @@ export function copy(text) {
   (navigator.clipboard ? navigator.clipboard.writeText(text) : Promise.reject()).then(
     () => toast(t("Copied."), "ok"), () => window.prompt(t("Copy this:"), text));
 }
+
+// The invite link: the device's share sheet where it has one (a phone: straight into a
+// chat app or a message), else the clipboard. A share the reader cancels is left alone.
+export const canShare = typeof navigator.share === "function";
+export function invite(url) {
+  if (!canShare) { copy(url); return; }
+  navigator.share({ title: "Dark City", text: t("Join my table of Dark City"), url }).catch((e) => {
+    if (!e || e.name !== "AbortError") copy(url);
+  });
+}

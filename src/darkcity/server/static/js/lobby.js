@@ -1,7 +1,7 @@
 // The lobby: the circle of seats, sitting, bots, the host's controls and the start.
 import { S, me, isHost } from "./store.js";
 import { t, word, role } from "./i18n.js";
-import { el, copy } from "./dom.js";
+import { el, invite, canShare } from "./dom.js";
 import { send } from "./net.js";
 import { circle, badge } from "./table.js";
 import { joinPanel } from "./join.js";
@@ -50,8 +50,9 @@ export function lobbyView() {
   const info = el("section", { class: "card lobbyinfo", "aria-labelledby": "lobby-h" },
     el("h2", { id: "lobby-h", text: t("Waiting for players") }),
     el("p", { text: t("Share the code {code} or the link.", { code: S.code }) }),
-    el("button", { class: "small", type: "button", "data-testid": "copy-invite", text: t("Copy the invite link"),
-      onclick: () => copy(`${location.origin}/r/${S.code}`) }),
+    el("button", { class: "small", type: "button", "data-testid": "copy-invite",
+      text: canShare ? t("Share the invite link") : t("Copy the invite link"),
+      onclick: () => invite(`${location.origin}/r/${S.code}`) }),
     el("p", { class: "muted", text: t("{n} players · deck: {deck} · pace: {pace}", { n: c.players, deck, pace: word("paces", c.pace) }) }),
     c.roles ? el("p", { class: "muted", text: t("Roles: {roles}", { roles: c.roles.map(role).join(", ") }) }) : null,
     mine ? el("button", { class: "secondary small", type: "button", text: t("Stand up"), onclick: () => send({ type: "stand" }) }) : null,
