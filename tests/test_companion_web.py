@@ -4,7 +4,9 @@ restarted server, the exports, and every text of the page in the catalogs."""
 
 from __future__ import annotations
 
+import json
 import re
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,8 @@ pytest.importorskip("httpx")
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from darkcity.companion import replay_table
+from darkcity.companion import Companion, replay_table
+from darkcity.companion.entries import EntryError
 from darkcity.companion.text import UI, table_catalog
 from darkcity.notation import adjudicate
 from darkcity.server.companion import companion_router
@@ -170,3 +173,38 @@ def test_a_kind_that_names_the_devil_is_shown(api: TestClient) -> None:
         assert enter(api, code, mayor, e).status_code == 200, e
     gesture = api.get(f"/api/tables/{code}", headers=mayor).json()["gestures"]["Ana"]
     assert gesture["kind"] == "devil"
+
+
+def test_a_table_whose_last_entries_no_longer_hold_is_loaded_and_the_mayor_told(
+        api: TestClient, db: Path) -> None:
+    """A table stored by an earlier version whose bookkeeping has changed since: the
+    entries from the first one this version refuses are set aside, the rest is the
+    table, and the Mayor is told until the next entry; the table is never lost."""
+    code, mayor = new_table(api, "basic")
+    for e in ({"type": "drafted"}, {"type": "counted"},
+              {"type": "gesture", "player": "Ana", "shows": "vampire", "targets": ["Bia"]},
+              {"type": "gesture", "player": "Bia", "shows": "werewolf", "targets": ["Caio"]}):
+        assert enter(api, code, mayor, e).status_code == 200
+    with sqlite3.connect(db) as con:  # as an earlier version could have stored it
+        doc = json.loads(con.execute("SELECT doc FROM darkcity_tables WHERE code = ?",
+                                     (code,)).fetchone()[0])
+        doc["entries"][2]["targets"] = ["Ana"]  # Ana aims at herself: refused now
+        con.execute("UPDATE darkcity_tables SET doc = ? WHERE code = ?",
+                    (json.dumps(doc), code))
+    with client(db) as again:  # a restarted server
+        v = again.get(f"/api/tables/{code}", headers=mayor).json()
+        assert v["stage"] == "reveal" and v["set_aside"] == 2
+        assert set(v["to_enter"]) == set(PLAYERS)  # both gestures to enter again
+        phone = again.post(f"/api/tables/{code}/seat", json={"player": "Bia"})
+        assert phone.status_code == 200, phone.text  # a phone joins meanwhile:
+        assert again.get(f"/api/tables/{code}", headers={  # it is not the phone's to read,
+            "X-Table-Token": phone.json()["token"]}).json()["set_aside"] == 0
+        assert again.get(f"/api/tables/{code}", headers=mayor).json()["set_aside"] == 2
+        r = enter(again, code, mayor, {"type": "gesture", "player": "Ana",
+                                       "shows": "vampire", "targets": ["Bia"]})
+        assert r.status_code == 200 and r.json()["set_aside"] == 0
+    with client(db) as third:  # what was set aside is gone from the store too
+        v = third.get(f"/api/tables/{code}", headers=mayor).json()
+        assert v["set_aside"] == 0 and "Ana" not in v["to_enter"]
+    with pytest.raises(EntryError, match=r"entries\[2\]"):  # reading a file stays strict
+        Companion.from_json(doc)

@@ -824,6 +824,28 @@ class Companion:
     @classmethod
     def from_json(cls, doc: object) -> Companion:
         """The companion :meth:`to_json` wrote (:class:`EntryError`/:class:`DeckError`)."""
+        c, refused = cls._replay(doc)
+        if refused is not None:
+            i, e = refused
+            raise EntryError(f"entries[{i}].{e.field}", e.message, e.player)
+        return c
+
+    @classmethod
+    def restore(cls, doc: object) -> tuple[Companion, int]:
+        """A stored table, replayed as far as this version's rules take it, and how many
+        of its entries were set aside: from the first one refused to the last (a table
+        stored by an earlier version whose bookkeeping has changed since is not lost;
+        the Mayor enters what was set aside again). The set-up must still hold."""
+        c, refused = cls._replay(doc)
+        if refused is None:
+            return c, 0
+        raw = doc.get("entries") if isinstance(doc, dict) else None
+        return c, (len(raw) if isinstance(raw, list) else 0) - refused[0]
+
+    @classmethod
+    def _replay(cls, doc: object) -> tuple[Companion, tuple[int, EntryError] | None]:
+        """The companion of ``doc``'s set-up with its entries entered up to the first
+        refused (its index and refusal, or None)."""
         if not isinstance(doc, dict):
             raise EntryError("table", msg("must be an object"))
         setup = TableSetup.from_json(doc.get("setup"))
@@ -835,8 +857,8 @@ class Companion:
             try:
                 c.enter(entry_from_json(item))
             except EntryError as e:
-                raise EntryError(f"entries[{i}].{e.field}", e.message, e.player) from None
-        return c
+                return c, (i, e)
+        return c, None
 
     def undo(self) -> Entry | None:
         """Take the last entry back (a correction); returns it, or None if none."""

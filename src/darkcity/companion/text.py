@@ -149,6 +149,10 @@ UI: Final = (
     _("That entry was not saved: try again."),
     _("No connection to the server: what you tap now is not saved. The page tries again "
       "every second."),
+    _("This table was saved by an earlier version of darkcity: its last entry no longer "
+      "holds and was taken back. Enter it again from here."),
+    _("This table was saved by an earlier version of darkcity: its last {n} entries no "
+      "longer hold and were taken back. Enter them again from here."),
     _("Choose the free XP of {names}."),
 )
 

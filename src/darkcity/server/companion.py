@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import threading
 import time
@@ -86,6 +87,8 @@ tables_table = Table(
     Column("doc", Text, nullable=False),  # JSON: Companion.to_json()
 )
 
+_log = logging.getLogger(__name__)
+
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -108,6 +111,10 @@ class StoredTable:
     table: Companion
     version: int
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: entries of a table stored by an earlier version that no longer replay, set aside
+    #: when it was loaded (Companion.restore); said to the Mayor until their next entry,
+    #: undo or correction (the store keeps them until that change is stored)
+    set_aside: int = 0
 
 
 class TableStore:
@@ -157,9 +164,12 @@ class TableStore:
             row = c.execute(select(tables_table).where(tables_table.c.code == code)).first()
         if row is None:
             return None
-        table = Companion.from_json(json.loads(row.doc))
+        table, set_aside = Companion.restore(json.loads(row.doc))
+        if set_aside:
+            _log.warning("table %s: %d stored entries no longer replay, set aside",
+                         row.code, set_aside)
         stored = StoredTable(row.code, row.lang, row.mayor, json.loads(row.seats), table,
-                             row.version)
+                             row.version, set_aside=set_aside)
         with self._lock:
             self._tables.setdefault(code, stored)
             return self._tables[code]
@@ -216,6 +226,7 @@ def view(stored: StoredTable, reader: str | None, t: Translator) -> dict[str, An
     last = c.nights[-1] if c.nights and c.stage in (Stage.JOURNALS, Stage.OVER) else None
     doc: dict[str, Any] = {
         "code": stored.code, "version": stored.version, "lang": stored.lang,
+        "set_aside": stored.set_aside if reader == "mayor" else 0,
         "reader": reader, "stage": c.stage.value, "night": night,
         "players": list(c.players), "mayor": c.setup.mayor, "active": c.active,
         "last_drafter": c.last_drafter, "draft_order": list(c.draft_order),
@@ -468,6 +479,7 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
             if reader != "mayor" and not secret:
                 raise Refused(403, "not-mayor", msg("Only the Mayor enters that."))
             c.enter(entry)
+            stored.set_aside = 0  # the Mayor goes on from where the table was loaded
             store().save(stored)
         return changed(request, stored, reader)
 
@@ -489,6 +501,7 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
                     else stored.table.undo())
             if done is None:
                 raise Refused(409, "nothing", msg("There is nothing to undo."))
+            stored.set_aside = 0
             store().save(stored)
         return changed(request, stored, "mayor")
 
@@ -502,6 +515,7 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
             raise Refused(400, "not-a-gesture", msg("Only a gesture can be corrected."))
         with stored.lock:
             dropped = stored.table.correct(entry)
+            stored.set_aside = 0
             store().save(stored)
         t = translator(_lang(request, stored.lang))
         return JSONResponse({**view(stored, "mayor", t), "dropped": dropped})

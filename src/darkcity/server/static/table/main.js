@@ -105,6 +105,15 @@ S.refresh = async (full) => {
   }
 };
 
+// A table stored by an earlier version of darkcity whose last entries no longer hold
+// under this version's bookkeeping: they were set aside when it was loaded (said until
+// the Mayor's next entry).
+function setAside(v) {
+  return v.set_aside ? el("p", { class: "error", role: "alert", "data-testid": "set-aside",
+    text: v.set_aside === 1 ? t("This table was saved by an earlier version of darkcity: its last entry no longer holds and was taken back. Enter it again from here.")
+      : t("This table was saved by an earlier version of darkcity: its last {n} entries no longer hold and were taken back. Enter them again from here.", { n: v.set_aside }) }) : null;
+}
+
 // While the server cannot be reached, the page says so where it is seen.
 function offlineBanner() {
   return S.offline && S.view ? el("p", { class: "error offline", role: "alert", "data-testid": "offline",
@@ -136,7 +145,7 @@ function mayorPage() {
   const head = el("div", { class: "row" },
     el("h1", { text: t("Night {n}", { n: v.night }) }),
     el("span", { class: "dim", "data-testid": "table-code", text: t("Table {code}", { code: v.code }) }));
-  const parts = [head, offlineBanner()];
+  const parts = [head, offlineBanner(), setAside(v)];
   const stage = v.stage;
   const after = ["withdrawal", "resolution", "journals", "over"].includes(stage);
   if (after && S.local.correcting) {
