@@ -10,7 +10,8 @@ export function deckRoles() {
   return (S.lobby && S.lobby.config.roles) || [];
 }
 
-function effect(attacker, target) {
+// What ``attacker``'s attack does to ``target`` (the engine's combat panel).
+export function effect(attacker, target) {
   const row = S.cat.panel[attacker];
   return row && Object.hasOwn(row, target) ? row[target] : "nothing";
 }

@@ -5,6 +5,7 @@
 import { S, seatIndex } from "./store.js";
 import { t, role, word } from "./i18n.js";
 import { el, svg } from "./dom.js";
+import { effect } from "./cards.js";
 
 // One colour per seat, readable on the dark table (and told apart from each other).
 // Seats sit on a circle of this radius (percent of the table), arrows run between them.
@@ -129,21 +130,24 @@ function kindNote(p, g, card) {
       : t("{player} only showed the {shown} (the card was the {card}): nobody was abducted.", o);
   }
   if (g.shows === "voodooist") {
-    if (g.kind === "devil") return t("{player}'s voodoo doll: {kind}. A doll does not work on the {kind} (whose illusion harms nobody anyway).", { player: p, kind });
+    // the Devil's illusion never harms her (R-75): the panel's "miss"
+    if (effect(g.kind, "voodooist") === "miss") return t("{player}'s voodoo doll: {kind}. A doll does not work on the {kind} (whose illusion harms nobody anyway).", { player: p, kind });
     return card
       ? t("{player}'s voodoo doll: {kind}. Any attack on {player} by whoever held the {kind} card failed.", { player: p, kind })
       : t("{player}'s voodoo doll: {kind}. If {player} really is the Voodooist, any attack on {player} by whoever holds the {kind} card fails.", { player: p, kind });
   }
   if (g.shows !== "alien") return null;
-  if (g.kind === "angel" || g.kind === "devil") {
+  // what the abduction does to the kind named is the engine's combat panel: the Angel
+  // and the Devil are immune, a Mummy or a Creature takes one hit first (R-46)
+  const abduction = effect("alien", g.kind);
+  if (abduction !== "abduct" && abduction !== "hit") {
     return t("{player}'s Alien names the {kind}, who cannot be abducted: nobody is taken.", { player: p, kind });
   }
   const line = card
     ? t("{player}'s Alien named the {kind}: at its step every player still in the night whose card was the {kind} was abducted, unless protected from the Alien.", { player: p, kind })
     : t("{player}'s Alien names the {kind}: if {player} really is the Alien, at its step every player still in the night whose card is the {kind} is abducted, unless protected from the Alien.", { player: p, kind });
-  if (g.kind === "mummy") return `${line} ${t("A Mummy still asleep is only woken.")}`;
-  if (g.kind === "creature") return `${line} ${t("A Creature not yet wounded is only wounded.")}`;
-  return line;
+  if (abduction !== "hit") return line;
+  return `${line} ${g.kind === "mummy" ? t("A Mummy still asleep is only woken.") : t("A Creature not yet wounded is only wounded.")}`;
 }
 
 function kindNotes(gestures, withdrawals, cards) {
