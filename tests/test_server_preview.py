@@ -94,3 +94,20 @@ def test_a_name_is_escaped_and_a_missing_room_gets_the_general_preview(
         assert m["og:title"] == "Dark City"
         assert m["og:description"].startswith("The party game of monsters and guardians")
     assert meta(client, "/no/such/page")[0] == 404
+
+
+def test_the_preview_has_the_games_icon_at_an_absolute_address(client: TestClient) -> None:
+    room = client.post("/api/rooms", json={"name": "Bia", "players": 4,
+                                           "lang": "pt_BR"}).json()
+    m = meta(client, f"/r/{room['code']}")[1]
+    # a crawler needs the whole URL: the address the request came to
+    assert m["og:image"] == m["twitter:image"] == "http://testserver/static/icon-512.png"
+    assert m["og:image:alt"] == "Dark City: uma lua crescente sobre uma cidade"
+    png = client.get("/static/icon-512.png")
+    assert png.status_code == 200 and png.headers["content-type"] == "image/png"
+    body = png.content
+    assert body[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(body[16:20], "big"), int.from_bytes(body[20:24], "big")
+    assert (width, height) == (int(m["og:image:width"]), int(m["og:image:height"])) == (512, 512)
+    forwarded = client.get("/", headers={"host": "darkcity.example:8443"})
+    assert 'content="http://darkcity.example:8443/static/icon-512.png"' in forwarded.text

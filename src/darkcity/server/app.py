@@ -197,10 +197,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         assert isinstance(m, RoomManager)
         return m
 
-    def index(room: Room | None = None, status: int = 200) -> HTMLResponse:
+    def index(request: Request, room: Room | None = None, status: int = 200) -> HTMLResponse:
         """The app's page, with the invite link's preview (of ``room``) in its head."""
         page = STATIC.joinpath("index.html").read_text(encoding="utf-8")
-        return HTMLResponse(with_preview(page, room), status_code=status,
+        return HTMLResponse(with_preview(page, room, str(request.base_url)), status_code=status,
                             headers={"Cache-Control": "no-cache"})
 
     @app.exception_handler(HTTPException)
@@ -211,7 +211,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             e = Refusal("not-found" if exc.status_code == 404 else "http",
                         msg("There is nothing at this address."))
             return _refused(request, e, exc.status_code)
-        return index(status=exc.status_code)
+        return index(request, status=exc.status_code)
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:
@@ -219,12 +219,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                             headers={"Cache-Control": "max-age=86400"})
 
     @app.get("/", include_in_schema=False)
-    async def home() -> HTMLResponse:
-        return index()
+    async def home(request: Request) -> HTMLResponse:
+        return index(request)
 
     @app.get("/r/{code}", include_in_schema=False)
-    async def room_page(code: str) -> HTMLResponse:
-        return index(manager().get(code))
+    async def room_page(request: Request, code: str) -> HTMLResponse:
+        return index(request, manager().get(code))
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:

@@ -4,9 +4,11 @@ Ana pastes her room's link into a group chat; the app fetches the page and shows
 title and description (Open Graph and Twitter meta tags, which crawlers read without
 running the page's script). So the page the server sends carries, in the room's
 language, who invites, to what (players, deck) and what to do with the link, or that
-a game is under way or over. Every value is HTML-escaped: a player's name is theirs to
-choose. A room that is not there gets the general description (the page itself then
-says the room is not there).
+a game is under way or over, and the game's icon as the picture (``static/icon-512.png``,
+drawn by ``scripts/make_icon.py``; a crawler needs its absolute URL, so it is built on
+the address the request came to, which a trusted proxy's forwarded scheme corrects).
+Every value is HTML-escaped: a player's name is theirs to choose. A room that is not
+there gets the general description (the page itself then says the room is not there).
 """
 
 from __future__ import annotations
@@ -51,10 +53,20 @@ def _texts(room: Room | None) -> tuple[str, str, str]:
     return c.lang, t.render(title), f"{t.render(what)}. {t.render(todo)}"
 
 
-def with_preview(page: str, room: Room | None) -> str:
-    """``page`` (the app's ``index.html``) with the preview's meta tags in its head."""
+_ICON_ALT = msg("Dark City: a crescent moon over a city")
+
+#: The preview's picture, under ``/static/`` (square: a chat app shows it as a thumbnail).
+ICON = "icon-512.png"
+ICON_PX = 512
+
+
+def with_preview(page: str, room: Room | None, base_url: str) -> str:
+    """``page`` (the app's ``index.html``) with the preview's meta tags in its head;
+    ``base_url`` is the site's address as the request reached it (``http://host/``)."""
     lang, title, description = (html.escape(x, quote=True) for x in _texts(room))
     locale = "pt_BR" if lang == "pt_BR" else "en_US"
+    image = html.escape(f"{base_url.rstrip('/')}/static/{ICON}", quote=True)
+    alt = html.escape(translator(lang).render(_ICON_ALT), quote=True)
     tags = "\n".join((
         f'<meta name="description" content="{description}">',
         '<meta property="og:type" content="website">',
@@ -62,7 +74,13 @@ def with_preview(page: str, room: Room | None) -> str:
         f'<meta property="og:locale" content="{locale}">',
         f'<meta property="og:title" content="{title}">',
         f'<meta property="og:description" content="{description}">',
+        f'<meta property="og:image" content="{image}">',
+        '<meta property="og:image:type" content="image/png">',
+        f'<meta property="og:image:width" content="{ICON_PX}">',
+        f'<meta property="og:image:height" content="{ICON_PX}">',
+        f'<meta property="og:image:alt" content="{alt}">',
         '<meta name="twitter:card" content="summary">',
+        f'<meta name="twitter:image" content="{image}">',
         f'<meta name="twitter:title" content="{title}">',
         f'<meta name="twitter:description" content="{description}">',
     ))
