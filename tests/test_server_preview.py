@@ -111,3 +111,20 @@ def test_the_preview_has_the_games_icon_at_an_absolute_address(client: TestClien
     assert (width, height) == (int(m["og:image:width"]), int(m["og:image:height"])) == (512, 512)
     forwarded = client.get("/", headers={"host": "darkcity.example:8443"})
     assert 'content="http://darkcity.example:8443/static/icon-512.png"' in forwarded.text
+
+
+def test_the_shared_links_come_as_qr_codes_of_this_sites_own_pages(client: TestClient) -> None:
+    from darkcity.server.qr import qr_svg
+
+    room = client.post("/api/rooms", json={"name": "Bia", "players": 4}).json()
+    code = room["code"]
+    for folder in ("r", "table"):
+        url = f"http://testserver/{folder}/{code}"
+        r = client.get(f"/{folder}/{code.lower()}/qr.svg")  # a code typed in lower case
+        assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
+        assert r.content == qr_svg(url, url)  # segno's code of exactly that link
+        svg = r.text
+        assert svg.startswith("<svg") and "viewBox" in svg and f"<title>{url}</title>" in svg
+        assert 'stroke="#000"' in svg  # dark modules on a light ground, whatever the theme
+    for bad in ("/r/ABC/qr.svg", "/r/ABCDE1/qr.svg", "/table/IIIIII/qr.svg"):
+        assert client.get(bad).status_code == 404, bad  # only well-formed codes

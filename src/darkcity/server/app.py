@@ -31,6 +31,7 @@ from darkcity.server.config import ServerConfig
 from darkcity.server.headers import SecurityHeaders
 from darkcity.server.limits import PerAddress, Sockets, mask_credentials_in_logs
 from darkcity.server.preview import with_preview
+from darkcity.server.qr import qr_router
 from darkcity.server.rooms import PACES, Conn, Refusal, Room, RoomManager, plain
 from darkcity.server.text import catalog
 from darkcity.server.thinking import BotPool
@@ -168,6 +169,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                   openapi_url=None)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.include_router(companion_router(cfg))  # the table companion (issue #11)
+    app.include_router(qr_router())  # the shared links as QR codes, for friends in one room
     app.add_middleware(SecurityHeaders)
     # every route's body, the companion's too: JSON only, refused past the limit unread
     app.add_middleware(BodyGuard, limit=cfg.max_body_bytes)

@@ -41,6 +41,17 @@ function primer() {
       el("button", { class: "secondary small", type: "button", "data-testid": "primer-cards", text: t("See the cards in play"), onclick: () => openHelp(null) })));
 }
 
+// Friends in the same room scan the invite link off a phone held up, instead of typing
+// it: its QR code, drawn by the server (server/qr.py), closed until asked for.
+function qrCode() {
+  const url = `${location.origin}/r/${S.code}`;
+  return el("details", { class: "qr", "data-testid": "invite-qr" },
+    el("summary", { text: t("Friends here with you? Show a QR code") }),
+    el("img", { src: `/r/${S.code}/qr.svg`, width: "240", height: "240", "data-testid": "invite-qr-image",
+      alt: t("QR code of the invite link {url}", { url }) }),
+    el("p", { class: "muted", text: t("Point a phone's camera at it: it opens the invite link.") }));
+}
+
 export function lobbyView() {
   const L = S.lobby;
   const mine = me();
@@ -53,6 +64,7 @@ export function lobbyView() {
     el("button", { class: "small", type: "button", "data-testid": "copy-invite",
       text: canShare ? t("Share the invite link") : t("Copy the invite link"),
       onclick: () => invite(`${location.origin}/r/${S.code}`) }),
+    qrCode(),
     el("p", { class: "muted", text: t("{n} players · deck: {deck} · pace: {pace}", { n: c.players, deck, pace: word("paces", c.pace) }) }),
     c.roles ? el("p", { class: "muted", text: t("Roles: {roles}", { roles: c.roles.map(role).join(", ") }) }) : null,
     mine ? el("button", { class: "secondary small", type: "button", text: t("Stand up"), onclick: () => send({ type: "stand" }) }) : null,
