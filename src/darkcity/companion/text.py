@@ -85,6 +85,9 @@ UI: Final = (
     _("Player"),
     _("Player {n}"),
     _("Players' phones: {link}"),
+    _("QR code of the players' link {link}"),
+    _("Players point their phone's camera at the code to follow the table: their journal "
+      "and every card's rules."),
     _("Players, clockwise"),
     _("Remove"),
     _("Shuffle, put three cards face down, deal the hand to {player}."),

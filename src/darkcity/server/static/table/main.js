@@ -157,15 +157,23 @@ function mayorPage() {
   else if (stage === "resolution") parts.push(columns(storyPanel(S), resolvePanel(S, send)));
   else parts.push(columns(storyPanel(S), resultPanel(S)));
   const phoneLink = `${location.origin}/table/${v.code}`;
-  parts.push(el("details", { class: "panel" }, el("summary", { text: t("Links and language") }),
+  // open across the page's re-draws (every entry draws it again), as the Mayor left it
+  const links = el("details", { class: "panel", "data-testid": "links", open: S.linksOpen ? true : null },
+    el("summary", { text: t("Links and language") }),
     el("p", { text: t("Players' phones: {link}", { link: phoneLink }) }),
+    // the players scan the Mayor's screen instead of typing the link (server/qr.py)
+    el("img", { class: "qr", src: `/table/${v.code}/qr.svg`, width: "200", height: "200", loading: "lazy",
+      alt: t("QR code of the players' link {link}", { link: phoneLink }), "data-testid": "links-qr" }),
+    el("p", { class: "dim", text: t("Players point their phone's camera at the code to follow the table: their journal and every card's rules.") }),
     el("p", { class: "dim", text: t("The Mayor's link (keep it to yourself): {link}", { link: `${phoneLink}#mayor=${S.token}` }) }),
     el("p", { text: v.seated.length ? t("Phones at the table: {names}", { names: v.seated.join(", ") }) : t("No phone has joined.") }),
     v.seated.length ? button(t("Free the phones' seats"), async () => {
       try { S.view = await api.freeSeats(S.code, S.token); } catch (e) { toast(e.message); }
       S.render();
     }, { class: "small", "data-testid": "free-seats" }) : null,
-    langPicker()));
+    langPicker());
+  links.addEventListener("toggle", () => { S.linksOpen = links.open; });
+  parts.push(links);
   parts.push(el("nav", { class: "bar" },
     S.local.correcting ? null : nextStep(S, send),
     after && !S.local.correcting ? button(t("Correct a gesture"), () => { S.local = { correcting: true }; S.render(); },
