@@ -47,7 +47,7 @@ def test_a_friend_from_the_invite_link_is_told_the_game_in_one_minute(
 def test_the_invite_link_goes_to_the_share_sheet_where_the_device_has_one(
         browser: Any, server: Server) -> None:
     """A phone opens its share sheet (a chat app, a message); without one the link is
-    copied, as before."""
+    copied, as before. The bar's link does the same (it only copied)."""
     room = create_room(server.base, "Ana", players=4, decide_s=60, lang="en")
     page = phone(browser)
     page.add_init_script(
@@ -60,8 +60,17 @@ def test_the_invite_link_goes_to_the_share_sheet_where_the_device_has_one(
     shared = page.evaluate("() => window.shared")
     assert shared["url"] == f"{server.base}/r/{room['code']}"  # never the seat's token
     assert shared["text"] == "Join my table of Dark City"
+    # the bar's link (behind "More" on a phone) is the same invite, shared the same way
+    page.evaluate("() => { window.shared = null; }")
+    page.locator("[data-testid=bar-more]").tap()
+    bar = page.locator("[data-testid=bar-invite]")
+    expect(bar).to_have_text("Share the invite link")
+    bar.tap()
+    page.wait_for_function("() => window.shared")
+    assert page.evaluate("() => window.shared.url") == f"{server.base}/r/{room['code']}"
     page.context.close()
     plain = phone(browser)
     plain.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
     expect(plain.locator("[data-testid=copy-invite]")).to_have_text("Copy the invite link")
+    expect(plain.locator("[data-testid=bar-invite]")).to_have_text("Copy the invite link")
     plain.context.close()

@@ -1,7 +1,7 @@
 // A room's page: the bar (code, links, rules, language), then the lobby or the game.
 import { S, update, me } from "./store.js";
 import { t, word, role } from "./i18n.js";
-import { el, copy } from "./dom.js";
+import { el, copy, invite, canShare } from "./dom.js";
 import { reconnect } from "./net.js";
 import { langSwitch } from "./home.js";
 import { lobbyView } from "./lobby.js";
@@ -32,7 +32,8 @@ function whoAmI() {
 function bar() {
   const link = `${location.origin}/r/${S.code}`;
   const tools = S.fatal ? null : el("div", { class: "more", id: "bar-more", "data-open": String(S.barOpen) },
-    el("button", { class: "secondary small", type: "button", text: t("Copy link"), onclick: () => copy(link) }),
+    el("button", { class: "secondary small", type: "button", "data-testid": "bar-invite",
+      text: canShare ? t("Share the invite link") : t("Copy the invite link"), onclick: () => invite(link) }),
     S.token ? el("button", { class: "secondary small", type: "button", "data-testid": "seat-link", text: t("Seat link for another device"),
       onclick: () => copy(`${link}#token=${S.token}`) }) : null,
     el("label", { class: "toggle" }, el("input", { type: "checkbox", checked: S.sound, "data-testid": "sound",
