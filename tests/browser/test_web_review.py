@@ -348,8 +348,8 @@ def test_a_whole_night_by_keyboard_alone_keeps_the_focus_through_others_moves(
         made.append(phase(page) or "")  # (read again: the loop's may be a prompt old)
         page.keyboard.press("Enter")
         assert focused(page) != "body", f"the focus fell to <body> after deciding ({ph})"
-        # the answer is in once the question is gone (a sealed one stays on the page,
-        # its buttons disabled, during the count: until the next phase)
+        # the answer is in once the question is gone (the last to decide keeps the
+        # question's view during the count, said as one sealed line: no buttons)
         page.wait_for_function("""(ph) => !document.querySelector(
             '[data-testid=decide] [data-testid^=choice-]')
             || document.querySelector('[data-testid=phase]').dataset.phase !== ph""",
@@ -465,4 +465,68 @@ def test_a_doll_and_an_aliens_kind_are_said_in_words_beside_the_reveal(
     for line in said:
         assert ("voodoo doll: " in line and ("If " in line or "does not work" in line)) or (
             "Alien names the " in line), line
+    page.context.close()
+
+
+# ---------------------------------------------------------------- the count itself
+
+COUNT_SAMPLER = """
+window.__samples = [];
+const tick = () => {
+  const ph = document.querySelector('[data-testid=phase]');
+  const c = document.querySelector('[data-testid=count]');
+  if (ph && c) {
+    const cd = document.getElementById('countdown');
+    const d = document.querySelector('[data-testid=decide]');
+    const s = document.querySelector('[data-testid=sealed]');
+    window.__samples.push({phase: ph.dataset.phase,
+      title: getComputedStyle(ph).visibility !== 'hidden',
+      word: c.classList.contains('on') ? c.textContent : '',
+      countdown: !!cd && !cd.hidden && cd.textContent !== '',
+      buttons: d ? d.querySelectorAll('button').length : 0,
+      sealed: s ? s.textContent : null});
+  }
+  requestAnimationFrame(tick);
+};
+requestAnimationFrame(tick);
+"""
+
+
+def test_the_count_is_what_the_last_to_decide_sees_and_now_is_alone(
+        browser: Any, server: Server) -> None:
+    """The last to make a gesture holds the question's view until the reveal: during the
+    "1, 2, 3" its panel says in one line what they chose (sealed), not the buttons
+    disabled; "Now!" is held a moment over the reveal alone at the table's centre,
+    the next phase's title and countdown after it (they were under it for 0.7 s)."""
+    room = create_room(server.base, "Ana", players=4, decide_s=60, beat_s=0.5,
+                       bot_delay_s=0, lang="en")
+    add_bots(server, room["code"], room["token"], range(1, 4), start=True)
+    page = phone(browser)
+    page.add_init_script(COUNT_SAMPLER)
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    end = time.monotonic() + 60
+    while time.monotonic() < end and phase(page) != "gesture":
+        with contextlib.suppress(Exception):
+            page.locator(CLICKABLE).first.tap(timeout=800)
+        time.sleep(0.2)
+    page.wait_for_selector("[data-testid^=choice-], [data-testid^=shows-]")
+    # Ana is the last: the three bots' gestures are in first
+    page.wait_for_function("() => document.querySelectorAll('[data-testid^=decided-].yes')"
+                           ".length === 3")
+    if page.locator("[data-testid^=shows-]").count() and not page.locator(
+            "[data-testid^=shows-][aria-pressed=true]").count():
+        page.locator("[data-testid^=shows-]").first.tap()
+    page.locator("[data-testid^=choice-]").first.tap()
+    page.wait_for_function("() => document.querySelector('[data-testid=phase]')"
+                           ".dataset.phase !== 'gesture'", timeout=15000)
+    page.wait_for_function("() => !document.querySelector('[data-testid=count]')"
+                           ".classList.contains('on')", timeout=15000)
+    samples: list[dict[str, Any]] = page.evaluate("() => window.__samples")
+    counting = [s for s in samples if s["word"] in ("1", "2", "3")]
+    assert counting, "the count was never seen"
+    assert all(s["buttons"] == 0 for s in counting), [s for s in counting if s["buttons"]][:2]
+    assert all((s["sealed"] or "").startswith("Your gesture: ") for s in counting), counting[0]
+    now = [s for s in samples if s["word"] == "Now!" and s["phase"] != "gesture"]
+    assert now, "'Now!' was not held over the reveal"
+    assert not [s for s in now if s["title"] or s["countdown"]], now[:2]
     page.context.close()

@@ -266,6 +266,9 @@ UI: Final = (
     _("A friend has to leave?"),
     _("Give their seat to a bot: it plays for them to the end of the game, and their link "
       "stops working."),
+    _("You chose: {choice}"),
+    _("Time is up: a bot chose for you."),
+    _("Sealed until “now!”: nobody else sees it."),
 )
 
 GOALS: Final[dict[Role, str]] = {r: CAST[r].goals for r in Role}  # cast.py marks them

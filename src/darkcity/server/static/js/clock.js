@@ -26,6 +26,7 @@ export function startCount(m) {
   }
   const words = [t("1"), t("2"), t("3"), t("Now!")];
   S.countWord = null;
+  S.nowAfter = false;
   S.countOf = m;
   lookAtTheTable();
   words.forEach((w, i) => {
@@ -53,9 +54,9 @@ function tickNote(left) {
 export function tickClock() {
   const box = $("#countdown");
   const V = S.view;
-  tickNote(S.deadline && V && V.phase !== "over" && !S.counting && V.pending.includes(V.viewer) ? Math.max(0, Math.ceil(S.deadline - now())) : null);
+  tickNote(S.deadline && V && V.phase !== "over" && !S.counting && !nowShowing() && V.pending.includes(V.viewer) ? Math.max(0, Math.ceil(S.deadline - now())) : null);
   if (!box) return;
-  if (!S.deadline || !S.view || S.view.phase === "over" || S.counting) { box.textContent = ""; box.hidden = true; return; }
+  if (!S.deadline || !S.view || S.view.phase === "over" || S.counting || nowShowing()) { box.textContent = ""; box.hidden = true; return; }
   box.hidden = false;
   const left = Math.max(0, Math.ceil(S.deadline - now()));
   box.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
@@ -66,10 +67,17 @@ export function tickClock() {
 export function startClock() { setInterval(tickClock, 200); }
 export { update };
 
-// The reveal has come: it is the instant of "Now!", whatever the timers say.
+// The reveal has come: it is the instant of "Now!", whatever the timers say. "Now!" is
+// held a moment with the gestures (never longer than a beat), alone at the table's
+// centre: the next phase's title and its countdown come once it is gone, not under it.
 export function revealed() {
   const mark = {};
   S.countOf = mark;
   S.countWord = t("Now!");
-  setTimeout(() => { if (S.countOf === mark) { S.countWord = null; showCount(); } }, 700);
+  S.nowAfter = true;
+  const beat = S.lobby && S.lobby.config ? S.lobby.config.beat_s * 1000 : 700;
+  setTimeout(() => { if (S.countOf === mark) update(() => { S.countWord = null; S.nowAfter = false; }); }, Math.min(700, beat));
 }
+
+// "Now!" still shown over the reveal: the next phase waits for it.
+export const nowShowing = () => !!(S.nowAfter && S.countWord && !S.counting);

@@ -74,7 +74,8 @@ function decide(c, change) {
   delete decision.player;
   const message = { type: "decide", at: S.view.decision_id, decision, ref: String(Date.now()) };
   if (change) message.change = true;
-  if (send(message)) update(() => { S.pending = true; S.changing = false; });
+  const id = S.view.decision_id;
+  if (send(message)) update(() => { S.pending = true; S.changing = false; S.chose = { id, choice: c }; });
   else toast(t("Not sent: the connection is lost. Tap again once it is back."), "error");
 }
 
@@ -142,6 +143,26 @@ function arrows(ev) {
   if (next) { ev.preventDefault(); next.focus(); }
 }
 
+// During the count a sealed decision is one line: what the reader chose, not its buttons
+// (the last to decide still holds the question's view until the reveal), so the count
+// and the circle are what they see. What was chosen is what this page sent, else what
+// the view holds; neither: the time ran out and a bot chose.
+function sealedNote(V, box) {
+  const seat = V.seats.find((s) => s.name === V.viewer);
+  const mine = S.chose && S.chose.id === V.decision_id ? S.chose.choice : null;
+  let said = null;
+  if (V.phase === "gesture") {
+    const g = mine || (seat && seat.gesture);
+    if (g) said = t("Your gesture: {gesture}", { gesture: gestureText(g, true) });
+  } else {
+    const w = mine || (seat && seat.withdrawal !== null && seat.withdrawal !== undefined ? { type: "withdrawal", withdrawal: seat.withdrawal } : null);
+    if (w) said = t("You chose: {choice}", { choice: choiceText(w) });
+  }
+  box.append(el("h2", { id: "decide-h", tabindex: "-1", "data-testid": "sealed", text: said || t("Time is up: a bot chose for you.") }),
+    el("p", { class: "muted", text: t("Sealed until “now!”: nobody else sees it.") }));
+  return box;
+}
+
 export function decisionPanel() {
   const V = S.view;
   if (V.phase === "over") return null;
@@ -151,6 +172,7 @@ export function decisionPanel() {
   // A sealed decision may be made again until the count: the choices it was made
   // from are kept for this decision point.
   if (V.choices.length && SEALED.has(V.phase)) S.sealed = { id: V.decision_id, choices: V.choices };
+  if (S.counting && SEALED.has(V.phase) && V.required.includes(V.viewer)) return sealedNote(V, box);
   const changeable = isChangeable(V);
   const choices = currentChoices(V);
   if (!choices.length) {

@@ -119,6 +119,7 @@ function onMessage(m) {
     case "chat": S.chat = [...S.chat.slice(-199), m.line]; attention.chat(m.line); break;
     case "error":
       S.pending = false;
+      S.chose = null;  // (a refused decision was not made: the view says what stands)
       if (FATAL.has(m.code)) {
         S.fatal = m.message;
         S.fatalCode = m.code;

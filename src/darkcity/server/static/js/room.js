@@ -15,6 +15,7 @@ import { chatPanel } from "./chat.js";
 import { awayPanel, leavePanel } from "./away.js";
 import { helpButton, helpDialog } from "./help.js";
 import { attention } from "./attention.js";
+import { nowShowing } from "./clock.js";
 
 // Who the reader is at this table: their name, and their card once they hold one.
 function whoAmI() {
@@ -110,7 +111,7 @@ function gameView() {
       : t("Night {n} · {phase}", { n: V.night, phase: word("phases", V.phase) });
   const r = revealNow(V);
   const center = el("div", { class: "center" },
-    el("div", { class: "phase", "data-testid": "phase", "data-phase": V.phase, text: phaseText }),
+    el("div", { class: `phase ${nowShowing() ? "hush" : ""}`, "data-testid": "phase", "data-phase": V.phase, text: phaseText }),
     el("div", { id: "countdown", "data-testid": "countdown", role: "timer" }),
     el("div", { id: "count", class: `count ${S.countWord ? "on" : ""}`, "aria-live": "assertive", "data-testid": "count", text: S.countWord || "" }),
     r ? el("div", { class: "muted caption", text: r.caption }) : null);

@@ -12,6 +12,7 @@ export const S = {
   before: new Map(),  // name -> journal before the newest night (until its XP line)
   removed: null, barOpen: false,  // what the host's removing this seat said (shown until the page is left)
   openNights: new Set(), fresh: true, retry: 0, sound: false, standingBefore: null, countOf: null,
+  nowAfter: false, chose: null,  // "Now!" held over the reveal (clock.js); the decision this page sent
 };
 
 const subscribers = [];
