@@ -434,3 +434,125 @@ def test_a_card_turned_over_is_not_asked_again_as_another(seed: int) -> None:
         if k < len(g.nights) - 1:
             c.enter(NextNight())
     assert c.winners == g.winners
+
+
+BOTH_VAMPIRES = ("angel:basic:neutral,devil:basic:feminine,devil:advanced:masculine,"
+                 "vampire:basic:feminine,vampire:advanced:masculine,werewolf:basic:feminine,"
+                 "hunter:basic:masculine,priest:basic:feminine,zombie:basic:masculine")
+
+
+def _both_vampires(shown: dict[str, tuple[Role, tuple[str, ...]]]) -> Companion:
+    from darkcity.deck import parse_deck
+
+    d = parse_deck(BOTH_VAMPIRES, 6)
+    sheet = d.journal_roles
+    c = Companion(TableSetup.of(NAMES[:6], d, {p: sheet[i % len(sheet)]
+                                               for i, p in enumerate(NAMES[:6])}))
+    to_reveal(c)
+    for p, (r, t) in shown.items():
+        c.enter(GestureEntry(p, r, t))
+    c.enter(RevealDone())
+    c.enter(WithdrawalsDone())
+    return c
+
+
+def test_two_editions_turned_over_at_one_call_are_asked_once() -> None:
+    """Stop 23's gap: a basic and an advanced Vampire turned over at the Vampire's call
+    had both holders asked which card they hold; once one is entered the other is the
+    other card, so the Mayor asks one (at the Devil's call too, when two players turn
+    a Devil over), and the night is the engine's with the card told."""
+    c = _both_vampires({"Ana": (Role.PRIEST, ()), "Bia": (Role.VAMPIRE, ("Caio",)),
+                        "Caio": (Role.VAMPIRE, ("Duda",)), "Duda": (Role.HUNTER, ("Bia", "Enzo")),
+                        "Enzo": (Role.WEREWOLF, ("Fred",)), "Fred": (Role.ZOMBIE, ("Enzo",))})
+    q = c.question()
+    assert q is not None and q.step == "1"
+    # two Devils tapped: the second's card is the other Devil
+    basic, advanced = Card(Role.DEVIL, Edition.BASIC), Card(Role.DEVIL, Edition.ADVANCED)
+    assert q.followed("Enzo", {"Duda": basic}) == advanced
+    assert q.followed("Enzo", {"Duda": advanced}) == basic
+    assert q.followed("Enzo", {}) is None  # Duda turned nothing over: Enzo is asked
+    c.enter(Call("1", {}))
+    q = c.question()
+    assert q is not None and q.step == "2" and q.candidates == ("Bia", "Caio")
+    vb, va = Card(Role.VAMPIRE, Edition.BASIC), Card(Role.VAMPIRE, Edition.ADVANCED)
+    assert q.answers("Bia") == q.answers("Caio") == (vb, va)
+    assert q.followed("Caio", {"Bia": va}) == vb
+    assert q.followed("Bia", {"Caio": va}) is None  # the first is the one asked
+    # the page enters the card told: the night is the engine's
+    c.enter(Call("2", {"Bia": va, "Caio": q.followed("Caio", {"Bia": va}) or vb}))
+    assert c.turned["Caio"].edition is Edition.BASIC
+    while c.stage is Stage.RESOLUTION:
+        q = c.question()
+        assert q is not None
+        c.enter(Call(q.step, {p: q.options[p][0] for p in q.candidates}))
+    night = c.nights[-1].night
+    assert night.cards["Bia"].edition is Edition.ADVANCED
+    assert night.cards["Caio"].edition is Edition.BASIC
+    assert adjudicate(write_round(night)) == result_document(c.nights[-1].result)
+
+
+def test_a_card_turned_over_at_the_angel_s_call_is_not_asked_again() -> None:
+    """The Angel's target turns its card over at step 1+ (it may be a Devil): at its
+    role's call its edition is known, and the other Vampire's follows from it."""
+    c = _both_vampires({"Ana": (Role.ANGEL, ("Bia",)), "Bia": (Role.VAMPIRE, ("Caio",)),
+                        "Caio": (Role.VAMPIRE, ("Duda",)), "Duda": (Role.HUNTER, ("Bia", "Enzo")),
+                        "Enzo": (Role.WEREWOLF, ("Fred",)), "Fred": (Role.PRIEST, ())})
+    q = c.question()
+    assert q is not None and q.step == "1+" and q.asked == ("Bia",)
+    c.enter(Call("1+", {"Ana": Card(Role.ANGEL),
+                        "Bia": Card(Role.VAMPIRE, Edition.ADVANCED, Gender.MASCULINE)}))
+    c.enter(Call("1", {}))
+    q = c.question()
+    assert q is not None and q.step == "2"
+    assert q.answers("Bia") == (Card(Role.VAMPIRE, Edition.ADVANCED),)
+    assert q.answers("Caio") == (Card(Role.VAMPIRE, Edition.BASIC),)
+
+
+@pytest.mark.parametrize(("deck", "n"), [(MIXED, 6), (SPECIAL_8, 8)])
+@pytest.mark.parametrize("seed", range(8))
+def test_the_mayor_enters_only_the_cards_nobody_can_tell(deck: str, n: int, seed: int) -> None:
+    """Whole games on decks of both editions (and both Creatures), each call answered as
+    the page answers it: a card asked only when it has two answers and no other answer
+    at the call tells it; a card told is the real one, and every night is the
+    engine's."""
+    from darkcity.deck import parse_deck
+
+    g = Game(Settings(players=NAMES[:n], deck=parse_deck(deck, n)), seed)
+    play_randomly(g, bot_rng(seed))
+    c = companion_for(g)
+    told = 0
+    for k, rec in enumerate(g.nights):
+        night = rec.night
+        c.enter(Drafted(None))
+        c.enter(Counted())
+        for p in c.gesturing:
+            gst = night.gestures.get(p)
+            c.enter(GestureEntry(p, night.shown(p), gst.targets if gst else (),
+                                 gst.kind if gst else None, gst.seeks if gst else None))
+        c.enter(RevealDone())
+        for p, w in night.withdrawals.items():
+            c.enter(WithdrawalEntry(p, w))
+        c.enter(WithdrawalsDone())
+        while c.stage is Stage.RESOLUTION:
+            q = c.question()
+            assert q is not None
+            turning = [p for p in q.candidates if p not in q.asked and q.role is not None
+                       and night.cards[p].role is q.role] + list(q.asked)
+            cards: dict[str, Card] = {}
+            entered: dict[str, Card] = {}
+            for p in turning:
+                real = q.answer(p, night.cards[p])
+                assert real in q.answers(p), (p, q)
+                by = q.followed(p, entered)
+                if by is not None:
+                    assert by == real, (p, q)
+                    told += 1
+                elif len(q.answers(p)) > 1:
+                    entered[p] = real
+                cards[p] = real
+            c.enter(Call(q.step, cards, {z: night.zombie_targets.get(z, aimed)
+                                         for z, (_l, _r, aimed) in q.zombies.items()}))
+        assert adjudicate(write_round(c.nights[k].night)) == result_document(rec.result)
+        if k < len(g.nights) - 1:
+            c.enter(NextNight())
+    assert c.winners == g.winners

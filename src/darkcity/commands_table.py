@@ -341,9 +341,18 @@ class TerminalTable:
                             "{name!r} may not turn it over", name=w)), "red")
                         return
                     holders.append(who)
-        cards = {p: self._card_choice(p, q.options.get(p, ()), False) for p in holders}
-        for p in q.asked:
-            cards[p] = self._card_choice(p, q.options.get(p, ()), q.step == "8")
+        cards: dict[str, Any] = {}
+        entered: dict[str, Any] = {}  # the answers asked: another's card may follow
+        for p in [*(h for h in holders if h not in q.asked), *q.asked]:
+            told = q.followed(p, entered)
+            if told is not None:
+                cards[p] = told
+                self.say(msg("{player}: the other card, {card}", player=p,
+                             card=self._card_label(told)), "dim")
+                continue
+            cards[p] = self._card_choice(p, q.options.get(p, ()), q.gendered(p))
+            if len(q.answers(p)) > 1:
+                entered[p] = cards[p]
         zombies: dict[str, str] = {}
         for z, (left, right, aimed) in q.zombies.items():
             answer = self.ask(msg("{player}, the Zombie, attacks {left} or {right}? "

@@ -64,6 +64,7 @@ class Driver:
         self.token = ""
         self.shot_names: list[str] = []
         self.truth: dict[str, Any] = {}  # the real cards of the night being entered
+        self.told: list[str] = []  # the cards the page said, another's answer telling them
 
     # -- helpers ------------------------------------------------------------------
 
@@ -241,21 +242,32 @@ class Driver:
                 for p in q["candidates"]:
                     if (p in truth) != (p in q["chosen"]):
                         self.tap(f"holder-{p}")
-            for p in sorted(truth if role else ()):
-                self._card(p, q["options"].get(p, []), with_gender=False)
+            # in the page's order: the holders, then those asked; a card that another's
+            # answer tells (the question's `follows`) is said, not asked
+            tapped: set[str] = set()
+            for p in [x for x in q["candidates"] if x in truth and x not in q["asked"]]:
+                self._card(p, q, tapped, with_gender=False)
             for p in q["asked"]:
-                self._card(p, q["options"].get(p, []), with_gender=q["step"] == "8")
+                self._card(p, q, tapped, with_gender=q["step"] == "8")
             for z, c in q["zombies"].items():
                 want = night.zombie_targets.get(z, c["aimed"])
                 self.tap(f"zombie-{z}-{want}")
             self.tap("call-next", sends=True)
 
-    def _card(self, p: str, options: list[dict[str, Any]], *, with_gender: bool) -> None:
-        """Tap the real card of ``p`` among the deck's, when more than one fits."""
+    def _card(self, p: str, q: dict[str, Any], tapped: set[str], *, with_gender: bool) -> None:
+        """Tap the real card of ``p`` among the deck's, when more than one fits and no
+        card tapped at this call tells it (then the page says it: ``follows-P``)."""
+        options = q["options"].get(p, [])
         keys = {(o["role"], o["edition"], o["gender"] if with_gender else None) for o in options}
         if len(keys) <= 1:
             return
         card = self.truth[p]
+        if any(f["from"] in tapped for f in q.get("follows", {}).get(p, [])):
+            told = self.page.get_by_test_id(f"follows-{p}")
+            told.wait_for()
+            self.told.append(told.inner_text())
+            return
+        tapped.add(p)
         tid = f"card-{p}-{card.role.key}-{card.edition.value}"
         if with_gender and card.identity is not None:
             tid += f"-{card.identity.value}"

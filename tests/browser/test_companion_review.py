@@ -20,6 +20,8 @@ pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
 from darkcity.cast import Role  # noqa: E402
+from darkcity.game import Game, Settings, bot_rng, play_randomly  # noqa: E402
+from darkcity.notation import adjudicate, result_document  # noqa: E402
 
 from ..test_server_process import Server  # noqa: E402
 from .test_companion_browser import ENTRY, HEIGHT, WIDTH, Driver, table_game  # noqa: E402
@@ -475,4 +477,73 @@ def test_a_night_on_a_laptop_with_the_keyboard_alone(browser: Any, table_server:
     assert d.presses <= 8 * d.taps, (d.presses, d.taps)
     (artifacts / f"companion-keyboard-{lang}.json").write_text(json.dumps(
         {"entries": d.taps, "tab_presses": d.presses, "calls_focused": d.calls_focused}))
+    page.context.close()
+
+
+# ---------------------------------------------------------------------------- stop 24
+
+def _told_at_calls(game: Any) -> list[int]:
+    """How many cards another's answer tells at the calls of each night of ``game``,
+    entered in the model as the page enters them."""
+    from darkcity.companion import Companion, TableSetup
+
+    from ..test_companion import transcribe
+
+    c = Companion(TableSetup.of(game.players, game.settings.deck, dict(game.free_xp)))
+    told = [0] * len(game.nights)
+    original = c.enter
+
+    def enter(e: Any) -> None:
+        q = c.question()
+        if q is not None:
+            entered: dict[str, Any] = {}
+            for p in [x for x in q.candidates if x in e.cards and x not in q.asked] + [
+                    x for x in q.asked]:
+                if q.followed(p, entered) is not None:
+                    told[c.number - 1] += 1
+                elif len(q.answers(p)) > 1:
+                    entered[p] = e.cards[p]
+        original(e)
+
+    c.enter = enter  # type: ignore[method-assign]
+    for k, rec in enumerate(game.nights):
+        transcribe(c, rec, last=k == len(game.nights) - 1)
+    return told
+
+
+def test_two_editions_at_one_call_are_asked_once_on_the_page(
+        browser: Any, table_server: Server, artifacts: Path) -> None:
+    """Stop 24: a Devil, a Vampire, a Hunter and a Priest of each edition. When both
+    cards of one role turn over at one call, the Mayor taps the first one's card and
+    the page says the other's ("Bia: the other card, Vampire (advanced)"); the buttons
+    for it are gone. Every night is still the engine's (375x667, pt_BR)."""
+    from darkcity.deck import parse_deck
+
+    from ..test_companion import MIXED, NAMES
+
+    deck = parse_deck(MIXED, 6)
+    game = next(g for seed in range(60) if (g := play_randomly(Game(Settings(
+        players=NAMES[:6], deck=deck), seed), bot_rng(seed))) and _told_at_calls(g)[0])
+    rec = game.nights[0]
+    page = browser.new_context(viewport={"width": WIDTH, "height": 667}, has_touch=True,
+                               locale="pt-BR").new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    players = list(game.players)
+    r = httpx.post(f"{table_server.base}/api/tables", json={
+        "players": players, "cards": deck.keys(), "lang": "pt_BR",
+        "free_xp": {p: game.free_xp[p].key for p in players}}, timeout=10)
+    r.raise_for_status()
+    d = Driver(page, table_server.base, lang="pt_BR")
+    d.code, d.token = r.json()["code"], r.json()["token"]
+    page.goto(f"{table_server.base}/table/{d.code}?lang=pt_BR#mayor={d.token}")
+    d.play(rec)  # the first night, whose calls tell a card
+    d.wait_stage("over" if len(game.nights) == 1 else "journals")
+    got = httpx.get(f"{table_server.base}/api/tables/{d.code}/nights/1", timeout=10).json()
+    assert adjudicate(got) == result_document(rec.result)
+    assert len(d.told) == _told_at_calls(game)[0] > 0
+    assert all(": a outra carta, " in x for x in d.told), d.told
+    (artifacts / "companion-cards-told.json").write_text(json.dumps(
+        {"told": d.told, "taps": d.taps}, ensure_ascii=False))
+    assert not errors, errors
     page.context.close()

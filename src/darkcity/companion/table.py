@@ -166,6 +166,12 @@ class CallQuestion:
     targets, who may be Devils; a Creature's target, whose gender is read).
     ``options``: for each of them, the deck cards that fit. ``zombies``: each
     called Zombie's (left, right) neighbours and its Phase-2 target.
+    ``follows``: a player whose card is told by another's when both turn theirs
+    over at this call (the two Vampires of a deck with one of each edition: once
+    one is entered, the other is the other card), so the Mayor asks only the
+    first: ``follows[q]`` holds ``(p, {p's answer: q's card})`` for each player
+    ``p`` before ``q`` whose answer tells ``q``'s (answers as :meth:`answer` makes
+    them); :meth:`followed` says which one applies.
     """
 
     step: str
@@ -175,6 +181,30 @@ class CallQuestion:
     asked: tuple[str, ...]
     options: Mapping[str, tuple[Card, ...]]
     zombies: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
+    follows: Mapping[str, tuple[tuple[str, Mapping[Card, Card]], ...]] = field(
+        default_factory=dict)
+
+    def gendered(self, player: str) -> bool:
+        """Is ``player`` asked the card's gender too (a Creature's target at step 8)?"""
+        return self.step == "8" and player in self.asked
+
+    def answer(self, player: str, card: Card) -> Card:
+        """What the Mayor enters for ``card``: its role and edition, and its gender
+        when the question is the gender (:meth:`gendered`)."""
+        return Card(card.role, card.edition, card.identity if self.gendered(player) else None)
+
+    def answers(self, player: str) -> tuple[Card, ...]:
+        """The distinct answers the Mayor may enter for ``player``, in the deck's order."""
+        return tuple(dict.fromkeys(self.answer(player, c) for c in self.options.get(player, ())))
+
+    def followed(self, player: str, entered: Mapping[str, Card]) -> Card | None:
+        """``player``'s card when the answer ``entered`` for another player who turns a
+        card over at this call tells it (the first of :attr:`follows` entered), else
+        None: the Mayor asks ``player``. ``entered`` holds only the answers asked."""
+        for by, rule in self.follows.get(player, ()):
+            if by in entered:
+                return rule.get(self.answer(by, entered[by]))
+        return None
 
 
 def showable_roles(deck: Deck) -> tuple[Role, ...]:
@@ -593,6 +623,7 @@ class Companion:
                         asked.append(t)
                         options[t] = tuple(c for c in self._options(t, (t_role,))
                                            if edition is None or c.edition is edition)
+        options = {p: self._possible(p, cards) for p, cards in options.items()}
         zombies: dict[str, tuple[str, str, str]] = {}
         if role is _ZOMBIE:
             early = resolve(self._provisional(), through="3")
@@ -601,7 +632,63 @@ class Companion:
                     continue
                 left, right = self.neighbours(z)
                 zombies[z] = (left, right, night.gestures[z].targets[0])
-        return CallQuestion(step, role, candidates, chosen, tuple(asked), options, zombies)
+        q = CallQuestion(step, role, candidates, chosen, tuple(asked), options, zombies)
+        return CallQuestion(step, role, candidates, chosen, tuple(asked), options, zombies,
+                            self._follows(q))
+
+    def _could_hold(self, known: Mapping[str, Knowledge], p: str, card: Card) -> bool:
+        """May ``p`` hold ``card`` (as far as given: a gender may be None), everything
+        the table knows of every card considered?"""
+        k = known.get(p, Knowledge())
+        if k.revealed is not None:
+            if not fits(card, k.revealed):
+                return False
+        elif k.roles and card.role not in k.roles:
+            return False
+        elif k.advanced and (card.role is not _HUNTER or card.edition is not Edition.ADVANCED):
+            return False
+        mine = dict(known)
+        mine[p] = Knowledge(revealed=card)
+        deck = [c for c in self._cards if c.role is not _DEATH]
+        return not isinstance(assign(deck, mine, self.gesturing), str)
+
+    def _possible(self, p: str, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        """``cards`` less those ``p`` cannot hold given every other card: one turned
+        over earlier tonight keeps its edition, both arrows at one player make an
+        advanced Hunter, a card another player must hold is not offered."""
+        if len(cards) < 2:
+            return cards
+        known = self._knowledge(set())
+        return tuple(c for c in cards if self._could_hold(known, p, c))
+
+    def _follows(self, q: CallQuestion
+                 ) -> dict[str, tuple[tuple[str, Mapping[Card, Card]], ...]]:
+        """The players whose card another's answer at this call tells (see
+        :class:`CallQuestion`): for each, every earlier player whose answer does, when
+        both turn their cards over (at the Devil's call, the Mayor taps who does)."""
+        order = [p for p in q.candidates if p not in q.asked] + list(q.asked)
+        asked = [p for p in order if len(q.answers(p)) > 1]
+        known = self._knowledge(set())
+        deck = [c for c in self._cards if c.role is not _DEATH]
+        out: dict[str, tuple[tuple[str, Mapping[Card, Card]], ...]] = {}
+        for i, b in enumerate(asked):
+            for a in asked[:i]:
+                if not set(q.options[a]) & set(q.options[b]):
+                    continue
+                rule: dict[Card, Card] = {}
+                for x in q.answers(a):
+                    fitting = []
+                    for y in q.answers(b):
+                        both = dict(known)
+                        both[a], both[b] = Knowledge(revealed=x), Knowledge(revealed=y)
+                        if not isinstance(assign(deck, both, self.gesturing), str):
+                            fitting.append(y)
+                    if len(fitting) != 1:
+                        break
+                    rule[x] = fitting[0]
+                else:
+                    out[b] = (*out.get(b, ()), (a, rule))
+        return out
 
     def _call(self, e: Call) -> None:
         step = self._next_step()

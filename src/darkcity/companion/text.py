@@ -144,6 +144,7 @@ UI: Final = (
     _("{player} only"),
     _("{player} took Death"),
     _("{player}'s card:"),
+    _("{player}: the other card, {card}"),
     _("{player}, the Zombie, attacks:"),
     _("Games in progress on this device"),
     _("Mayor"),

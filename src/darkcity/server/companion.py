@@ -208,6 +208,9 @@ def _question(c: Companion) -> dict[str, Any] | None:
         "options": {p: [_card(x) for x in cards] for p, cards in q.options.items()},
         "zombies": {z: {"left": lft, "right": r, "aimed": a}
                     for z, (lft, r, a) in q.zombies.items()},
+        # a card told by another's answer at this call: not asked when both turn over
+        "follows": {b: [{"from": a, "cards": [[_card(x), _card(y)] for x, y in rule.items()]}
+                        for a, rule in rules] for b, rules in q.follows.items()},
     }
 
 

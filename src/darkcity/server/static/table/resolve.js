@@ -2,7 +2,7 @@
 // who turns the card over (and which card, when the deck holds two that fit), each
 // called Zombie's last choice, and the app narrates the step before the next call.
 import { el, button, focusFirst } from "./dom.js";
-import { t, callOf, edition, cardLabel } from "./i18n.js";
+import { t, callOf, edition, cardLabel, role } from "./i18n.js";
 import { say } from "./speech.js";
 
 function distinct(cards, withGender) {
@@ -69,12 +69,39 @@ export function resolvePanel(S, send) {
     }
     box.append(grid);
   }
+  // who turns a card over at this call, and whose answer the Mayor taps: a card that
+  // another's answer tells (the companion's `follows`: the two Vampires of a deck with
+  // one of each edition) is not asked, it is said
+  const turning = (p) => q.asked.includes(p) || (q.candidates.includes(p) && st.chosen.has(p));
+  const tapped = new Set();
+  const same = (a, b, withGender) => a && b && a.role === b.role && a.edition === b.edition && (!withGender || a.gender === b.gender);
+  st.auto = st.auto || {};
   const pickRow = (p, opts, withGender) => {
     const choices = distinct(opts, withGender);
     if (choices.length <= 1) {
       st.pick[p] = st.pick[p] || choices[0] || null;
       return;
     }
+    const rule = (q.follows[p] || []).find((f) => tapped.has(f.from) && turning(f.from));
+    if (rule) {
+      const by = st.pick[rule.from];
+      const pair = by && rule.cards.find(([x]) => same(x, by, q.step === "8" && q.asked.includes(rule.from)));
+      if (pair) {
+        const c = pair[1];
+        st.pick[p] = c;
+        st.auto[p] = true;
+        const edOnly = rule.cards.every(([, y]) => y.gender === c.gender);
+        const label = edOnly ? `${role(c.role)} (${edition(c.edition)})` : cardLabel(c);
+        box.append(el("p", { class: "dim", "data-testid": `follows-${p}`, text: t("{player}: the other card, {card}", { player: p, card: label }) }));
+      } else {
+        // the card it follows is not tapped yet
+        if (st.auto[p]) { delete st.pick[p]; delete st.auto[p]; }
+        needs.push(rule.from);
+      }
+      return;
+    }
+    if (st.auto[p]) { delete st.pick[p]; delete st.auto[p]; }
+    tapped.add(p);
     needs.push(p);
     box.append(el("p", { text: t("{player}'s card:", { player: p }) }),
       el("div", { class: "grid" }, choices.map((c) => {
@@ -82,7 +109,7 @@ export function resolvePanel(S, send) {
         const label = withGender ? cardLabel(c) : sameRole ? edition(c.edition) : cardLabel({ ...c, gender: null });
         const cur = st.pick[p];
         const on = cur && cur.role === c.role && cur.edition === c.edition && (!withGender || cur.gender === c.gender);
-        return button(label, () => { st.pick[p] = c; S.render(); },
+        return button(label, () => { st.pick[p] = c; delete st.auto[p]; S.render(); },
           { "aria-pressed": on ? "true" : "false", "data-testid": `card-${p}-${c.role}-${c.edition}${withGender ? `-${c.gender}` : ""}` });
       })));
   };
