@@ -118,7 +118,10 @@ def main() -> int:
 
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
-        server = Server(Path(tmp) / "screens.sqlite3", free_port(), DARKCITY_BOT_DELAY_S="0")
+        port = free_port()
+        # as under `darkcity serve --host 0.0.0.0` at home: the links show a Wi-Fi address
+        server = Server(Path(tmp) / "screens.sqlite3", port, DARKCITY_BOT_DELAY_S="0",
+                        DARKCITY_SHARE_URL=f"http://192.168.1.23:{port}")
         server.start()
         browser = p.chromium.launch(executable_path=chromium, headless=True,
                                     args=["--no-sandbox", "--disable-dev-shm-usage"])

@@ -39,11 +39,16 @@ def serve(
 
         from darkcity.server import ServerConfig, create_app
         from darkcity.server.limits import safe_url
+        from darkcity.server.share import lan_address, serve_share_url
     except ImportError as e:
         raise fail(t, msg("the web app needs its dependencies ({error}); reinstall darkcity",
                           error=str(e))) from None
+    # where friends reach this server, for the links a page on localhost shares (share.py)
+    share = (os.environ.get("DARKCITY_SHARE_URL")
+             or serve_share_url(host, port, lan_address()))
     try:
-        config = ServerConfig.from_env(db_url=db, keep_days=keep_days, redis_url=redis)
+        config = ServerConfig.from_env(db_url=db, keep_days=keep_days, redis_url=redis,
+                                       share_url=share or None)
     except ValueError as e:
         raise fail(t, msg("bad setting: {error}", error=str(e))) from None
     if workers > 1 and not config.redis_url:
@@ -52,6 +57,13 @@ def serve(
     sys.stderr.write(t.render(msg("darkcity: serving on http://{host}:{port}/ (database: "
                                   "{db})", host=host, port=port,
                                   db=safe_url(config.database))) + "\n")
+    if config.share_url:
+        sys.stderr.write(t.render(msg("darkcity: friends on your network open {url}/",
+                                      url=config.share_url.rstrip("/"))) + "\n")
+    else:
+        sys.stderr.write(t.render(msg(
+            "darkcity: listening on this computer only; for friends on your network: "
+            "darkcity serve --host 0.0.0.0")) + "\n")
     if config.redis_url:
         sys.stderr.write(t.render(msg("darkcity: rooms shared with other processes over "
                                       "Redis ({n} here)", n=workers)) + "\n")
@@ -65,5 +77,6 @@ def serve(
         return
     # Each worker builds its app from the environment (uvicorn starts them by name).
     os.environ.update({"DARKCITY_DB": config.database, "DARKCITY_REDIS": config.redis_url,
-                       "DARKCITY_KEEP_DAYS": f"{config.keep_days:g}"})
+                       "DARKCITY_KEEP_DAYS": f"{config.keep_days:g}",
+                       "DARKCITY_SHARE_URL": config.share_url})
     uvicorn.run("darkcity.server:create_app", factory=True, workers=workers, **options)

@@ -38,6 +38,8 @@ def test_the_mayors_screen_shows_the_players_link_as_a_qr_code(browser: Any,
     assert box["src"] == f"/table/{t['code']}/qr.svg"
     assert box["alt"] == f"Código QR do link dos jogadores {table_server.base}/table/{t['code']}"
     assert t["token"] not in box["alt"]  # the players' link, never the Mayor's
+    # the test's server listens on 127.0.0.1 only (the default): the Mayor is told
+    expect(links.get_by_test_id("unreachable")).to_contain_text("darkcity serve --host 0.0.0.0")
     assert 180 <= box["w"] <= 200 and box["w"] == box["h"], box
     assert box["x"] >= 0 and box["right"] <= box["vw"], box
     version = page.evaluate("document.getElementById('app').dataset.version")

@@ -86,6 +86,8 @@ UI: Final = (
     _("Player {n}"),
     _("Players' phones: {link}"),
     _("QR code of the players' link {link}"),
+    _("The players' phones cannot open this link: darkcity listens on this computer only. "
+      "Start it with “darkcity serve --host 0.0.0.0” on the same Wi-Fi network."),
     _("Players point their phone's camera at the code to follow the table: their journal "
       "and every card's rules."),
     _("Players, clockwise"),

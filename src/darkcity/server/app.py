@@ -33,6 +33,7 @@ from darkcity.server.limits import PerAddress, Sockets, mask_credentials_in_logs
 from darkcity.server.preview import with_preview
 from darkcity.server.qr import qr_router
 from darkcity.server.rooms import PACES, Conn, Refusal, Room, RoomManager, plain
+from darkcity.server.share import share_base
 from darkcity.server.text import catalog
 from darkcity.server.thinking import BotPool
 
@@ -169,7 +170,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                   openapi_url=None)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.include_router(companion_router(cfg))  # the table companion (issue #11)
-    app.include_router(qr_router())  # the shared links as QR codes, for friends in one room
+    app.include_router(qr_router(cfg))  # the shared links as QR codes, for friends in one room
     app.add_middleware(SecurityHeaders)
     # every route's body, the companion's too: JSON only, refused past the limit unread
     app.add_middleware(BodyGuard, limit=cfg.max_body_bytes)
@@ -202,7 +203,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     def index(request: Request, room: Room | None = None, status: int = 200) -> HTMLResponse:
         """The app's page, with the invite link's preview (of ``room``) in its head."""
         page = STATIC.joinpath("index.html").read_text(encoding="utf-8")
-        return HTMLResponse(with_preview(page, room, str(request.base_url)), status_code=status,
+        base = share_base(request, cfg)[0]
+        return HTMLResponse(with_preview(page, room, base), status_code=status,
                             headers={"Cache-Control": "no-cache"})
 
     @app.exception_handler(HTTPException)
@@ -233,8 +235,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return {"ok": True, "rooms": len(manager().rooms), "time": time.time()}
 
     @app.get("/api/meta")
-    async def meta() -> dict[str, Any]:
+    async def meta(request: Request) -> dict[str, Any]:
+        base, reachable = share_base(request, cfg)
         return {
+            "invite_base": base,  # where the invite link points (share.py)
+            "reachable": reachable,  # false: a page on localhost nobody else can open
             "presets": [{"name": k, "min": v[1][0], "max": v[1][1]} for k, v in PRESETS.items()],
             "levels": list(LEVELS),
             "paces": {k: {"decide_s": v[0], "beat_s": v[1]} for k, v in PACES.items()},

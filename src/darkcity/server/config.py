@@ -65,6 +65,9 @@ class ServerConfig:
     sealed_progress_s: float = 2.0  # ... and this long after the first news, when several
     # decide at once (one broadcast carries several decisions; the count tells the last)
     send_queue: int = 256  # messages queued for one slow client before it is dropped
+    # where others reach this server when a page is opened on localhost (share.py):
+    # `darkcity serve --host 0.0.0.0` sets the local network's address
+    share_url: str = ""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> \
@@ -81,6 +84,7 @@ class ServerConfig:
             "rate_burst": _int(env, "DARKCITY_RATE_BURST", 40),
             "max_rooms": _int(env, "DARKCITY_MAX_ROOMS", 5000),
             "pg_synchronous_commit": env.get("DARKCITY_PG_SYNCHRONOUS_COMMIT") or "off",
+            "share_url": env.get("DARKCITY_SHARE_URL", ""),
         }
         values.update(_limits(env))
         values.update({k: v for k, v in overrides.items() if v is not None})

@@ -6,7 +6,7 @@ running the page's script). So the page the server sends carries, in the room's
 language, who invites, to what (players, deck) and what to do with the link, or that
 a game is under way or over, and the game's icon as the picture (``static/icon-512.png``,
 drawn by ``scripts/make_icon.py``; a crawler needs its absolute URL, so it is built on
-the address the request came to, which a trusted proxy's forwarded scheme corrects).
+the address friends reach the server at, ``server/share.py``).
 Every value is HTML-escaped: a player's name is theirs to choose. A room that is not
 there gets the general description (the page itself then says the room is not there).
 """
@@ -62,7 +62,7 @@ ICON_PX = 512
 
 def with_preview(page: str, room: Room | None, base_url: str) -> str:
     """``page`` (the app's ``index.html``) with the preview's meta tags in its head;
-    ``base_url`` is the site's address as the request reached it (``http://host/``)."""
+    ``base_url`` is the site's address as friends reach it (``http://host``)."""
     lang, title, description = (html.escape(x, quote=True) for x in _texts(room))
     locale = "pt_BR" if lang == "pt_BR" else "en_US"
     image = html.escape(f"{base_url.rstrip('/')}/static/{ICON}", quote=True)

@@ -5,9 +5,10 @@ code (``/r/CODE/qr.svg``, the invite link) and each friend scans it; at a table 
 with the physical cards, the Mayor's screen shows the players' link the same way
 (``/table/CODE/qr.svg``). The code is drawn by `segno <https://segno.readthedocs.io>`_
 as an SVG, dark on light with its quiet zone, whatever the page's theme, so every
-phone's camera reads it. Its link is absolute, on the address the request came to (as
-the invite link's preview, ``server/preview.py``), and only ever one of this site's own
-pages for a well-formed code: these routes encode nothing a client chooses. A room
+phone's camera reads it. Its link is absolute, on the address friends reach this server
+at (``server/share.py``: the request's, or the local network's for a page opened on
+localhost), and only ever one of this site's own pages for a well-formed code: these
+routes encode nothing a client chooses. A room
 that is not there still gets its code (the page it leads to says so); nothing here
 reads a room, so any process of a cluster answers.
 """
@@ -22,7 +23,9 @@ import segno
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
+from darkcity.server.config import ServerConfig
 from darkcity.server.rooms import CODE_ALPHABET, CODE_LENGTH
+from darkcity.server.share import share_base
 
 __all__ = ["qr_router", "qr_svg"]
 
@@ -38,25 +41,25 @@ def qr_svg(url: str, title: str) -> bytes:
     return out.getvalue()
 
 
-def _link(request: Request, folder: str, code: str) -> Response:
+def _link(request: Request, cfg: ServerConfig, folder: str, code: str) -> Response:
     code = code.upper()
     if not _CODE.fullmatch(code):
         raise HTTPException(404)
-    url = f"{str(request.base_url).rstrip('/')}/{folder}/{code}"
+    url = f"{share_base(request, cfg)[0]}/{folder}/{code}"
     return Response(qr_svg(url, url), media_type="image/svg+xml",
                     headers={"Cache-Control": "max-age=86400"})
 
 
-def qr_router() -> APIRouter:
+def qr_router(cfg: ServerConfig) -> APIRouter:
     """The QR codes' routes: the invite link of a room, the players' link of a table."""
     router = APIRouter()
 
     @router.get("/r/{code}/qr.svg", include_in_schema=False)
     async def room_qr(request: Request, code: str) -> Response:
-        return _link(request, "r", code)
+        return _link(request, cfg, "r", code)
 
     @router.get("/table/{code}/qr.svg", include_in_schema=False)
     async def table_qr(request: Request, code: str) -> Response:
-        return _link(request, "table", code)
+        return _link(request, cfg, "table", code)
 
     return router

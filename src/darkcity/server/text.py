@@ -244,6 +244,9 @@ UI: Final = (
     _("Friends here with you? Show a QR code"),
     _("QR code of the invite link {url}"),
     _("Point a phone's camera at it: it opens the invite link."),
+    _("Friends cannot open this link: darkcity listens on this computer only. Start it "
+      "with “darkcity serve --host 0.0.0.0” on the same Wi-Fi network, then share the "
+      "link again."),
     _("Join my table of Dark City"),
     _("Fill every seat (with people or bots) first."),
     _("More"),

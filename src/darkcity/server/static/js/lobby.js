@@ -41,10 +41,22 @@ function primer() {
       el("button", { class: "secondary small", type: "button", "data-testid": "primer-cards", text: t("See the cards in play"), onclick: () => openHelp(null) })));
 }
 
+// The invite link, on the address friends reach the server at (server/share.py: a page
+// opened on localhost shares the local network's address).
+export const inviteLink = () => `${S.meta.invite_base || location.origin}/r/${S.code}`;
+
+// A page on localhost of a server that listens on this computer only: no link it shares
+// can work for anyone else, so it says so, and what the host runs instead.
+function unreachable() {
+  if (S.meta.reachable !== false) return null;
+  return el("p", { class: "warn", "data-testid": "unreachable" },
+    t("Friends cannot open this link: darkcity listens on this computer only. Start it with “darkcity serve --host 0.0.0.0” on the same Wi-Fi network, then share the link again."));
+}
+
 // Friends in the same room scan the invite link off a phone held up, instead of typing
 // it: its QR code, drawn by the server (server/qr.py), closed until asked for.
 function qrCode() {
-  const url = `${location.origin}/r/${S.code}`;
+  const url = inviteLink();
   return el("details", { class: "qr", "data-testid": "invite-qr" },
     el("summary", { text: t("Friends here with you? Show a QR code") }),
     el("img", { src: `/r/${S.code}/qr.svg`, width: "240", height: "240", "data-testid": "invite-qr-image",
@@ -61,9 +73,11 @@ export function lobbyView() {
   const info = el("section", { class: "card lobbyinfo", "aria-labelledby": "lobby-h" },
     el("h2", { id: "lobby-h", text: t("Waiting for players") }),
     el("p", { text: t("Share the code {code} or the link.", { code: S.code }) }),
+    unreachable(),
+    el("p", { class: "invite-link", "data-testid": "invite-link", text: inviteLink() }),
     el("button", { class: "small", type: "button", "data-testid": "copy-invite",
       text: canShare ? t("Share the invite link") : t("Copy the invite link"),
-      onclick: () => invite(`${location.origin}/r/${S.code}`) }),
+      onclick: () => invite(inviteLink()) }),
     qrCode(),
     el("p", { class: "muted", text: t("{n} players · deck: {deck} · pace: {pace}", { n: c.players, deck, pace: word("paces", c.pace) }) }),
     c.roles ? el("p", { class: "muted", text: t("Roles: {roles}", { roles: c.roles.map(role).join(", ") }) }) : null,

@@ -4,7 +4,7 @@ import { t, word, role } from "./i18n.js";
 import { el, copy, invite, canShare } from "./dom.js";
 import { reconnect } from "./net.js";
 import { langSwitch } from "./home.js";
-import { lobbyView } from "./lobby.js";
+import { lobbyView, inviteLink } from "./lobby.js";
 import { gameCircle } from "./table.js";
 import { revealNow, whoWhom } from "./reveal.js";
 import { decisionPanel, yourCard } from "./decide.js";
@@ -31,7 +31,7 @@ function whoAmI() {
 // The bar: who and where (room, connection, name and card) first, then the tools. On a
 // phone the links and the sound sit behind "More", so the bar takes two rows, not three.
 function bar() {
-  const link = `${location.origin}/r/${S.code}`;
+  const link = inviteLink();  // where friends reach the server (server/share.py)
   const tools = S.fatal ? null : el("div", { class: "more", id: "bar-more", "data-open": String(S.barOpen) },
     el("button", { class: "secondary small", type: "button", "data-testid": "bar-invite",
       text: canShare ? t("Share the invite link") : t("Copy the invite link"), onclick: () => invite(link) }),

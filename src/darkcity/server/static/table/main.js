@@ -156,11 +156,14 @@ function mayorPage() {
   else if (stage === "withdrawal") parts.push(withdrawPanel(S, send));
   else if (stage === "resolution") parts.push(columns(storyPanel(S), resolvePanel(S, send)));
   else parts.push(columns(storyPanel(S), resultPanel(S)));
-  const phoneLink = `${location.origin}/table/${v.code}`;
+  // on the address the players' phones reach the server at (server/share.py)
+  const phoneLink = `${(S.share && S.share.invite_base) || location.origin}/table/${v.code}`;
   // open across the page's re-draws (every entry draws it again), as the Mayor left it
   const links = el("details", { class: "panel", "data-testid": "links", open: S.linksOpen ? true : null },
     el("summary", { text: t("Links and language") }),
     el("p", { text: t("Players' phones: {link}", { link: phoneLink }) }),
+    S.share && S.share.reachable === false ? el("p", { class: "warn", "data-testid": "unreachable" },
+      t("The players' phones cannot open this link: darkcity listens on this computer only. Start it with “darkcity serve --host 0.0.0.0” on the same Wi-Fi network.")) : null,
     // the players scan the Mayor's screen instead of typing the link (server/qr.py)
     el("img", { class: "qr", src: `/table/${v.code}/qr.svg`, width: "200", height: "200", loading: "lazy",
       alt: t("QR code of the players' link {link}", { link: phoneLink }), "data-testid": "links-qr" }),
@@ -279,6 +282,9 @@ async function main() {
   const saved = localStorage.getItem("darkcity:lang");
   const nav = (navigator.language || "en").toLowerCase().startsWith("pt") ? "pt_BR" : "en";
   await loadLang(new URLSearchParams(location.search).get("lang") || saved || nav);
+  // where the players' phones reach the server (a page opened on localhost shares the
+  // local network's address); without it, the page's own address
+  S.share = await fetch("/api/meta").then((r) => r.json()).catch(() => null);
   const m = location.pathname.match(/^\/table\/([A-Za-z0-9]+)/);
   if (m) {
     const code = m[1].toUpperCase();
