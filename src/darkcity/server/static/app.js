@@ -13,11 +13,14 @@ import { attention } from "./js/attention.js";
 import { openHelp } from "./js/help.js";
 import { announce } from "./js/announce.js";
 import { remember, restore } from "./js/focus.js";
+import { keepAwake } from "./js/wake.js";
 
 let drawnHome = null;
 
 function render() {
   const root = $("#app");
+  // the screen stays on while a game this reader sits or watches is under way
+  keepAwake(Boolean(S.code && S.view && S.view.phase !== "over"));
   if (!S.code) {
     // The home page is drawn once per language: its form keeps what was typed.
     if (drawnHome !== S.lang) { root.replaceChildren(S.notFound ? notFoundPage() : homePage()); drawnHome = S.lang; }

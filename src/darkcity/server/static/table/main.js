@@ -5,6 +5,7 @@
 import { el, button, toast } from "./dom.js";
 import { t, setCatalog, L } from "./i18n.js";
 import { api } from "./api.js";
+import { keepAwake } from "../js/wake.js";
 import { setupPage, loadSetup } from "./setup.js";
 import { draftPanel } from "./draft.js";
 import { countPanel } from "./count.js";
@@ -275,6 +276,8 @@ S.render = () => {
   app.classList.toggle("wide", Boolean(app.querySelector(".cols")));
   if (S.view) app.dataset.version = String(S.view.version);  // what the page shows (tests wait on it)
   placeFocus(app, focused, caret);
+  // the Mayor's screen stays on through the night (a phone put down on the table locks)
+  keepAwake(Boolean(S.view && S.view.reader === "mayor" && S.view.stage !== "over"));
   if (S.view && S.view.reader === "mayor") showTheCall();
 };
 
