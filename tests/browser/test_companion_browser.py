@@ -251,6 +251,9 @@ class Driver:
                 self._card(p, q, tapped, with_gender=q["step"] == "8")
             for z, c in q["zombies"].items():
                 want = night.zombie_targets.get(z, c["aimed"])
+                if c["left"] != c["right"]:  # the question names what to ask the Zombie
+                    ask = self.page.get_by_test_id(f"zombie-ask-{z}").inner_text()
+                    assert z in ask and c["left"] in ask and c["right"] in ask, ask
                 self.tap(f"zombie-{z}-{want}")
             self.tap("call-next", sends=True)
 

@@ -323,6 +323,13 @@ class EndWatcher(Driver):
         self.taps += 1  # the count's one tap (Driver.count clicks it directly)
         return super().count()
 
+    def withdrawals(self, rec: Any) -> None:
+        # stop 24: the end of the withdrawals is in the Mayor's bar, on screen however
+        # long the list (eight players, Hunters' bolts)
+        self.wait_stage("withdrawal")
+        assert on_screen(self.page, "withdrawals-done")
+        super().withdrawals(rec)
+
     def journals(self, last: bool) -> None:
         self.wait_stage("over" if last else "journals")
         step = "new-game" if last else "next-night"

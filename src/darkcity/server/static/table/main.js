@@ -10,7 +10,7 @@ import { setupPage, loadSetup } from "./setup.js";
 import { draftPanel } from "./draft.js";
 import { countPanel } from "./count.js";
 import { revealPanel } from "./reveal.js";
-import { withdrawPanel } from "./withdraw.js";
+import { withdrawPanel, withdrawalsDone } from "./withdraw.js";
 import { resolvePanel, storyPanel } from "./resolve.js";
 import { resultPanel } from "./journals.js";
 import { phonePage } from "./phone.js";
@@ -198,9 +198,11 @@ function columns(story, panel) {
 
 // What comes after the night's outcome, in the Mayor's bar, so that it is always on
 // screen (on a phone it was 1,200-1,400 px down, under the story and the journals):
-// the next night, or at the game's end a new game with the same players.
+// the next night, or at the game's end a new game with the same players; and the end
+// of the withdrawals (under two Hunters' bolts, or eight players, it ran off a phone).
 function nextStep(S, send) {
   const v = S.view;
+  if (v.stage === "withdrawal") return withdrawalsDone(send);
   if (v.stage === "journals") {
     return button(t("Next night"), () => send({ type: "next-night" }),
       { class: "primary", "data-testid": "next-night", "data-focus": `next:${v.night}` });

@@ -5,6 +5,16 @@ import { el, button, focusFirst } from "./dom.js";
 import { t, callOf, edition, cardLabel, role } from "./i18n.js";
 import { say } from "./speech.js";
 
+// After a card is tapped, Next (and the card the answer told, said above it) may have
+// moved under the Mayor's bar on a phone: bring it up, once, without a jump.
+function nextInSight() {
+  const next = document.querySelector("[data-testid=call-next]");
+  const bar = document.querySelector("nav.bar");
+  if (!next || !bar) return;
+  const over = next.getBoundingClientRect().bottom - bar.getBoundingClientRect().top + 8;
+  if (over > 0) window.scrollBy({ top: over });
+}
+
 function distinct(cards, withGender) {
   const seen = new Map();
   for (const c of cards) {
@@ -109,7 +119,7 @@ export function resolvePanel(S, send) {
         const label = withGender ? cardLabel(c) : sameRole ? edition(c.edition) : cardLabel({ ...c, gender: null });
         const cur = st.pick[p];
         const on = cur && cur.role === c.role && cur.edition === c.edition && (!withGender || cur.gender === c.gender);
-        return button(label, () => { st.pick[p] = c; delete st.auto[p]; S.render(); },
+        return button(label, () => { st.pick[p] = c; delete st.auto[p]; S.render(); nextInSight(); },
           { "aria-pressed": on ? "true" : "false", "data-testid": `card-${p}-${c.role}-${c.edition}${withGender ? `-${c.gender}` : ""}` });
       })));
   };
@@ -122,7 +132,11 @@ export function resolvePanel(S, send) {
     pickRow(p, q.options[p] || [], withGender);
   }
   for (const [z, c] of Object.entries(q.zombies)) {
-    box.append(el("p", { text: t("{player}, the Zombie, attacks:", { player: z }) }),
+    // what the Mayor asks the Zombie, knowing steps 1+ to 3 (R-113)
+    const other = c.aimed === c.left ? c.right : c.left;
+    const ask = other === c.aimed ? t("{player}, the Zombie, attacks:", { player: z })
+      : t("Ask {player} (the Zombie): keep attacking {target}, or turn to {other}?", { player: z, target: c.aimed, other });
+    box.append(el("p", { "data-testid": `zombie-ask-${z}`, text: ask }),
       el("div", { class: "row" }, [...new Set([c.left, c.right])].map((x) => button(x, () => { st.zombies[z] = x; S.render(); },
         { "aria-pressed": st.zombies[z] === x ? "true" : "false", "data-testid": `zombie-${z}-${x}` }))));
   }

@@ -12,18 +12,24 @@ export function withdrawPanel(S, send) {
       button(fled ? t("{player} fled", { player: p }) : p, () => send({ type: "withdrawal", player: p, withdrawal: !fled }),
         { "aria-pressed": fled ? "true" : "false", "data-testid": `fled-${p}` }));
     if (g.shows === "hunter" && g.targets.length === 2) {
-      g.targets.forEach((x, i) => {
+      // the two bolts side by side, under the name: a Hunter takes two rows, not three
+      row.append(el("div", { class: "arrows" }, g.targets.map((x, i) => {
         const on = Array.isArray(w) && w.includes(i);
-        row.append(button(t("lowers the arrow at {target}", { target: x }), () => send({ type: "withdrawal", player: p, withdrawal: on ? false : [i] }),
-          { class: "small", "aria-pressed": on ? "true" : "false", "data-testid": `arrow-${p}-${i}` }));
-      });
+        return button(t("lowers the bolt at {target}", { target: x }), () => send({ type: "withdrawal", player: p, withdrawal: on ? false : [i] }),
+          { class: "small", "aria-pressed": on ? "true" : "false", "data-testid": `arrow-${p}-${i}` });
+      })));
     }
     return row;
   });
   return focusFirst(el("section", { class: "panel", "data-testid": "panel-withdrawal" },
     el("h2", { text: t("Phase 3: withdrawals") }),
     el("p", { class: "dim", text: t("Who lowered their hands and fled the confrontation?") }),
-    rows,
-    el("p", {}, button(t("Withdrawals entered: resolve"), () => send({ type: "withdrawn" }),
-      { class: "primary", "data-testid": "withdrawals-done" }))), `withdrawals:${v.night}`);
+    rows), `withdrawals:${v.night}`);
+}
+
+// "Withdrawals entered: resolve" sits in the Mayor's bar, always on screen: with two
+// Hunters or eight players the list runs under a phone's fold.
+export function withdrawalsDone(send) {
+  return button(t("Withdrawals entered: resolve"), () => send({ type: "withdrawn" }),
+    { class: "primary", "data-testid": "withdrawals-done" });
 }
