@@ -15,6 +15,7 @@ from playwright.sync_api import expect  # noqa: E402
 
 from ..test_server_process import Server  # noqa: E402
 from .test_companion_review import mayor_page, new_table  # noqa: E402
+from .test_web_invite_qr import qr_image  # noqa: E402
 
 
 def test_the_mayors_screen_shows_the_players_link_as_a_qr_code(browser: Any,
@@ -25,16 +26,7 @@ def test_the_mayors_screen_shows_the_players_link_as_a_qr_code(browser: Any,
     page.get_by_test_id("panel-draft").wait_for()
     links = page.get_by_test_id("links")
     links.locator("summary").tap()
-    image = page.get_by_test_id("links-qr")
-    expect(image).to_be_visible()
-    page.wait_for_function(
-        "() => { const i = document.querySelector('[data-testid=links-qr]');"
-        " return i && i.complete && i.naturalWidth > 0; }")  # the server's SVG, loaded
-    box = page.evaluate(
-        "() => { const i = document.querySelector('[data-testid=links-qr]');"
-        " const r = i.getBoundingClientRect();"
-        " return { x: r.left, right: r.right, w: r.width, h: r.height,"
-        " src: i.getAttribute('src'), alt: i.alt, vw: innerWidth }; }")
+    box = qr_image(page, "links-qr")
     assert box["src"] == f"/table/{t['code']}/qr.svg"
     assert box["alt"] == f"Código QR do link dos jogadores {table_server.base}/table/{t['code']}"
     assert t["token"] not in box["alt"]  # the players' link, never the Mayor's

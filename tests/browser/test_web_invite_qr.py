@@ -23,6 +23,21 @@ from .test_web_play import add_bots
 from .test_web_review import phone
 
 
+def qr_image(page: Any, testid: str) -> dict[str, Any]:
+    """The QR code's image once visible and loaded (the server's SVG): its box on the
+    page, its ``src`` and ``alt``, and the viewport's width ``vw``."""
+    expect(page.get_by_test_id(testid)).to_be_visible()
+    page.wait_for_function(
+        "(id) => { const i = document.querySelector(`[data-testid=${id}]`);"
+        " return i && i.complete && i.naturalWidth > 0; }", arg=testid)
+    box: dict[str, Any] = page.evaluate(
+        "(id) => { const i = document.querySelector(`[data-testid=${id}]`);"
+        " const r = i.getBoundingClientRect();"
+        " return { x: r.left, right: r.right, w: r.width, h: r.height,"
+        " src: i.getAttribute('src'), alt: i.alt, vw: innerWidth }; }", testid)
+    return box
+
+
 def test_the_lobby_shows_the_invite_links_qr_code_on_a_phone(browser: Any, server: Server) -> None:
     room = create_room(server.base, "Ana", players=5, decide_s=60, lang="pt_BR")
     page = phone(browser)
@@ -32,16 +47,7 @@ def test_the_lobby_shows_the_invite_links_qr_code_on_a_phone(browser: Any, serve
     expect(qr).to_contain_text("Amigos aí com você? Mostre um código QR")
     expect(qr).not_to_have_attribute("open", "")  # closed until asked for
     qr.locator("summary").tap()
-    image = page.locator("[data-testid=invite-qr-image]")
-    expect(image).to_be_visible()
-    page.wait_for_function(
-        "() => { const i = document.querySelector('[data-testid=invite-qr-image]');"
-        " return i && i.complete && i.naturalWidth > 0; }")  # the server's SVG, loaded
-    box = page.evaluate(
-        "() => { const i = document.querySelector('[data-testid=invite-qr-image]');"
-        " const r = i.getBoundingClientRect();"
-        " return { x: r.left, right: r.right, w: r.width, h: r.height,"
-        " src: i.getAttribute('src'), alt: i.alt, vw: innerWidth }; }")
+    box = qr_image(page, "invite-qr-image")
     assert box["src"] == f"/r/{room['code']}/qr.svg"
     assert f"{server.base}/r/{room['code']}" in box["alt"]  # the room's link, never the token
     assert 200 <= box["w"] <= 240 and box["w"] == box["h"], box  # large enough to scan
