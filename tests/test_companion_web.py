@@ -78,6 +78,8 @@ def test_set_up_refusals_are_the_deck_rules(api: TestClient) -> None:
     r = api.post("/api/tables/check?lang=pt_BR",
                  json={"players": PLAYERS, "cards": ["vampire:basic:feminine"]})
     assert r.status_code == 400 and "cartas" in r.json()["message"]
+    # the Mayor reads the rule, not the request's field name ("cards: a escolha ...")
+    assert r.json()["message"].startswith("A escolha de papéis precisa"), r.json()["message"]
     r = api.post("/api/tables/check", json={"players": PLAYERS, "deck": "reporter-death-6"})
     assert r.status_code == 200 and "death" in r.json()["sheet"]
     r = api.post("/api/tables", json={"players": PLAYERS, "deck": "basic", "free_xp": {}})

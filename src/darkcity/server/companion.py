@@ -402,6 +402,10 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
                 why = (msg("{player}: {reason}", player=e.player, reason=e.message)
                        if e.player else e.message)
                 return _refusal(request, 400, "refused", why)
+            except DeckError as e:  # the set-up's rule in words: no field name ("cards:")
+                text = translator(_lang(request)).render(e.message)
+                return JSONResponse({"code": "refused", "message": text[:1].upper() + text[1:]},
+                                    status_code=400)
             except FieldError as e:
                 return _refusal(request, 400, "refused", error_message(e))
 
