@@ -530,3 +530,48 @@ def test_the_count_is_what_the_last_to_decide_sees_and_now_is_alone(
     assert now, "'Now!' was not held over the reveal"
     assert not [s for s in now if s["title"] or s["countdown"]], now[:2]
     page.context.close()
+
+
+LABELS_OVER_CENTRE = """async (names) => {
+  const m = await import('/static/js/reveal.js');
+  const table = document.querySelector('[data-testid=table]');
+  const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const out = [];
+  const title = document.querySelector('[data-testid=phase]').textContent;
+  for (let n = 4; n <= 8; n++) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+    if (i === j) continue;
+    for (const label of names) {
+      const layer = m.arrowLayer([{ from: i, to: j, maker: 'a', target: 'b', label, k: 0, of: 1,
+        fled: false, lowered: false, atMe: false }], n, title);
+      table.append(layer);
+      const box = layer.querySelector('text').getBoundingClientRect();
+      layer.remove();
+      for (const sel of ['[data-testid=phase]', '#countdown']) {
+        const r = document.createRange();  // the lines of text themselves, not their block
+        r.selectNodeContents(document.querySelector(sel));
+        if ([...r.getClientRects()].some((x) => hit(box, x))) out.push([n, i, j, label, sel]);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_no_arrow_label_hides_under_the_nights_title(browser: Any, server: Server,
+                                                     size: str) -> None:
+    """An arrow through the middle of the table (a seat at the top aiming at the bottom)
+    put its label under the centre's title where that takes two or three lines (pt_BR on
+    a phone: 'Noite 1 · desistência', 'Antes da primeira noite: XP grátis'), and the
+    reveal read 'Noite 1 · [Lobisomem]'. Every arrow of every table size is drawn over
+    the real centre and measured."""
+    room = create_room(server.base, "Tomé", players=6, decide_s=120, lang="pt_BR")
+    add_bots(server, room["code"], room["token"], range(1, 6), start=True)
+    page = (browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="pt-BR")
+            if size == "phone" else browser.new_context(viewport={"width": 1280, "height": 800},
+                                                        locale="pt-BR")).new_page()
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector("[data-testid=choice-0]")  # the free XP: three lines on a phone
+    covered = page.evaluate(LABELS_OVER_CENTRE, ["Lobisomem", "Anjo", "Necromante"])
+    assert not covered, " ".join(f"{n}:{i}>{j}:{lab}:{sel[1]}" for n, i, j, lab, sel in covered)
+    page.context.close()

@@ -47,16 +47,30 @@ export function arrowsOf(view, gestures, withdrawals) {
 // another label is kept LABEL_GAP away.
 const LABEL_AT = [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.14, 0.86];
 const CENTRE = [11, 8];
+// The centre's box for its title ("Night 2 · draft", "Noite 1 · desistência"), in the
+// circle's units: a bold letter's width, the centre's width and a line of the title,
+// then the countdown under it, measured at 1280 px and at 375 px (style.css's phone:
+// the table half as wide, the centre narrower, a title of two or three lines). A wider
+// screen's table is larger for the same text: the box is then a little too big.
+const TITLE = { desk: [1.35, 45, 2.8, 5], phone: [2.45, 40, 5.4, 6.8] };
+function centre(title) {
+  if (!title) return CENTRE;
+  const [letter, width, line, clock] = TITLE[window.matchMedia("(max-width: 760px)").matches ? "phone" : "desk"];
+  const long = title.length * letter;
+  const lines = Math.ceil(long / (width * 0.85));  // (a line breaks between words)
+  return [Math.max(CENTRE[0], Math.min(width, long) / 2 + 1), Math.max(CENTRE[1], (lines * line + clock) / 2 + 1)];
+}
 const LABEL_W = 1.45, LABEL_H = 3, LABEL_GAP = 3.8;
 
 const pos = (i, n) => { const a = (Math.PI * 2 * i) / n + Math.PI / 2; return [50 + RADIUS * Math.cos(a), 50 + RADIUS * Math.sin(a)]; };
 
-export function arrowLayer(arrows, n) {
+export function arrowLayer(arrows, n, title) {
   const defs = svg("defs", {}, COLOURS.map((c, i) => svg("marker", { id: `head-${i}`, markerWidth: 5, markerHeight: 5, refX: 4, refY: 2.5, orient: "auto", markerUnits: "strokeWidth" },
     svg("path", { d: "M0,0 L5,2.5 L0,5 z", fill: c }))));
   const layer = svg("svg", { viewBox: "0 0 100 100", class: "arrows", "data-testid": "arrows", "aria-hidden": "true", focusable: "false" }, defs);
   const labels = [];
   const placed = [];  // [x, y, half-width] of the labels drawn so far
+  const box = centre(title);
   for (const a of arrows) {
     const [x1, y1] = pos(a.from, n), [x2, y2] = pos(a.to, n);
     const bend = (a.k - (a.of - 1) / 2) * 5;
@@ -74,15 +88,16 @@ export function arrowLayer(arrows, n) {
     const at = (u) => [(1 - u) * (1 - u) * sx + 2 * (1 - u) * u * cx + u * u * ex,
       (1 - u) * (1 - u) * sy + 2 * (1 - u) * u * cy + u * u * ey];
     const w = LABEL_W * a.label.length / 2 + 0.5;
-    const inCentre = ([x, y]) => Math.abs(x - 50) < CENTRE[0] + w && Math.abs(y - 50) < CENTRE[1] + LABEL_H / 2;
+    const inCentre = ([x, y]) => Math.abs(x - 50) < box[0] + w && Math.abs(y - 50) < box[1] + LABEL_H / 2;
     const covers = ([x, y]) => placed.filter(([px, py, pw]) => Math.abs(x - px) < w + pw && Math.abs(y - py) < LABEL_GAP).length;
     // the spot covering least (the centre weighs two labels), the middle first among
     // equals; where every spot on a short curve covers another label (two neighbours
-    // aiming at each other), a line off the curve on its outer side, then two
+    // aiming at each other), a line off the curve on its outer side, then two; on a
+    // phone, an arrow across the centre's three-line title, up to four on either side
     const nx = dy / len, ny = -dx / len;
-    const spots = [0, 1, 2].flatMap((off) => LABEL_AT.map(at).map(([x, y]) =>
+    const spots = [0, 1, 2, 3, 4, -1, -2, -3, -4].flatMap((off) => LABEL_AT.map(at).map(([x, y]) =>
       [x + nx * off * LABEL_H, y + ny * off * LABEL_H, off]));
-    const cost = (q) => 2 * inCentre(q) + covers(q) + 0.4 * q[2];
+    const cost = (q) => 2 * inCentre(q) + covers(q) + 0.4 * Math.abs(q[2]) + (q[2] < 0 ? 0.1 : 0);
     const [lx, ly] = spots.reduce((best, q) => (cost(q) < cost(best) ? q : best));
     placed.push([lx, ly, w]);
     labels.push(svg("text", { x: lx.toFixed(2), y: (ly + 0.9).toFixed(2), class: `label ${a.lowered || a.fled ? "off" : ""}`, fill: colour, text: a.label }));

@@ -15,7 +15,9 @@ export function circle(nodes, center, arrows) {
     node.style.top = `${50 + RADIUS * Math.sin(a)}%`;
     box.append(node);
   });
-  if (arrows && arrows.length) box.append(arrowLayer(arrows, n));
+  // the labels keep clear of the centre's title, as long as it is
+  const title = center && center.querySelector ? (center.querySelector("[data-testid=phase]") || {}).textContent : null;
+  if (arrows && arrows.length) box.append(arrowLayer(arrows, n, title));
   return box;
 }
 
