@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import re
 import time
 from typing import Any
 
@@ -525,7 +526,8 @@ def test_the_count_is_what_the_last_to_decide_sees_and_now_is_alone(
     counting = [s for s in samples if s["word"] in ("1", "2", "3")]
     assert counting, "the count was never seen"
     assert all(s["buttons"] == 0 for s in counting), [s for s in counting if s["buttons"]][:2]
-    assert all((s["sealed"] or "").startswith("Your gesture: ") for s in counting), counting[0]
+    # (a gesture's role is the card's own unless a Devil chose one: it was left out)
+    assert all(re.match(r"Your gesture: \w", s["sealed"] or "") for s in counting), counting[0]
     now = [s for s in samples if s["word"] == "Now!" and s["phase"] != "gesture"]
     assert now, "'Now!' was not held over the reveal"
     assert not [s for s in now if s["title"] or s["countdown"]], now[:2]
@@ -574,4 +576,36 @@ def test_no_arrow_label_hides_under_the_nights_title(browser: Any, server: Serve
     page.wait_for_selector("[data-testid=choice-0]")  # the free XP: three lines on a phone
     covered = page.evaluate(LABELS_OVER_CENTRE, ["Lobisomem", "Anjo", "Necromante"])
     assert not covered, " ".join(f"{n}:{i}>{j}:{lab}:{sel[1]}" for n, i, j, lab, sel in covered)
+    page.context.close()
+
+
+def test_a_wait_says_what_it_is_for_and_a_withdrawal_what_was_chosen(
+        browser: Any, server: Server) -> None:
+    """After keeping a card, the draft's wait says the card is in and the others are still
+    choosing (it said 'Nothing to decide now. Waiting for Bia.'); a withdrawal decided
+    says which ('You have decided.' and nothing more)."""
+    room = create_room(server.base, "Ana", players=4, decide_s=60, beat_s=0.2,
+                       bot_delay_s=1, lang="en")
+    page = phone(browser)
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector(".seat.me")
+    add_bots(server, room["code"], room["token"], range(1, 4), start=True)
+    wait = page.locator("[data-testid=draft-wait]")
+    chose = page.locator("[data-testid=my-withdrawal], [data-testid=sealed]",
+                         has_text="You chose: ")
+    said: list[str] = []
+    end = time.monotonic() + 90
+    while time.monotonic() < end and not (said and chose.count()):
+        with contextlib.suppress(Exception):
+            if wait.count():
+                said.append(wait.inner_text(timeout=300))
+            page.locator(SHOWS).first.tap(timeout=300) if page.locator(SHOWS).count() else None
+            choice = page.locator("[data-testid^=choice-]:not([disabled])")
+            if choice.count():
+                choice.first.tap(timeout=500)
+        if phase(page) in ("draft", "over") and page.locator("[data-testid=narration]").count():
+            break  # the night is over
+        time.sleep(0.1)
+    assert said and all(x.startswith("You have your card for tonight") for x in said), said
+    assert chose.count(), "the withdrawal decided did not say what was chosen"
     page.context.close()

@@ -272,6 +272,9 @@ UI: Final = (
     _("You chose: {choice}"),
     _("Time is up: a bot chose for you."),
     _("Sealed until “now!”: nobody else sees it."),
+    _("You have your card for tonight; the others are still choosing theirs."),
+    _("The hand goes round the table: each player in turn keeps one card and passes the rest "
+      "on. Your turn comes when it reaches you."),
 )
 
 GOALS: Final[dict[Role, str]] = {r: CAST[r].goals for r in Role}  # cast.py marks them

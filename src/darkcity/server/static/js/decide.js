@@ -153,7 +153,9 @@ function sealedNote(V, box) {
   let said = null;
   if (V.phase === "gesture") {
     const g = mine || (seat && seat.gesture);
-    if (g) said = t("Your gesture: {gesture}", { gesture: gestureText(g, true) });
+    // a choice names the role shown only where it is not the card's own (a Devil's)
+    const shows = g && (g.shows || (seat && seat.card && seat.card.role));
+    if (g) said = t("Your gesture: {gesture}", { gesture: gestureText({ ...g, shows }, true) });
   } else {
     const w = mine || (seat && seat.withdrawal !== null && seat.withdrawal !== undefined ? { type: "withdrawal", withdrawal: seat.withdrawal } : null);
     if (w) said = t("You chose: {choice}", { choice: choiceText(w) });
@@ -179,8 +181,18 @@ export function decisionPanel() {
     const mineDone = V.required.includes(V.viewer);
     const waiting = V.pending.length && !S.counting ? t("Waiting for {names}.", { names: V.pending.join(", ") }) : "";
     box.append(el("h2", { id: "decide-h", tabindex: "-1", text: mineDone ? t("You have decided.") : t("Nothing to decide now.") }), el("p", { class: "muted", text: waiting }));
+    if (!mineDone && V.phase === "draft") {  // what the wait is for, and when it ends
+      const seat = V.seats.find((s) => s.name === V.viewer);
+      box.append(el("p", { "data-testid": "draft-wait", text: seat && seat.card
+        ? t("You have your card for tonight; the others are still choosing theirs.")
+        : t("The hand goes round the table: each player in turn keeps one card and passes the rest on. Your turn comes when it reaches you.") }));
+    }
     const g = myGesture();
     if (mineDone && V.phase === "gesture" && g) box.append(el("p", { "data-testid": "my-gesture", text: t("Your gesture: {gesture}", { gesture: gestureText(g, true) }) }));
+    const w = V.seats.find((s) => s.name === V.viewer);
+    if (mineDone && V.phase === "withdrawal" && w && w.withdrawal !== null && w.withdrawal !== undefined) {
+      box.append(el("p", { "data-testid": "my-withdrawal", text: t("You chose: {choice}", { choice: choiceText({ type: "withdrawal", withdrawal: w.withdrawal }) }) }));
+    }
     if (changeable) {
       box.append(el("button", { type: "button", class: "secondary", "data-testid": "change", text: t("Change my decision"),
         onclick: () => update(() => { S.changing = true; S.filter = []; S.shows = null; }) }));
