@@ -275,6 +275,7 @@ UI: Final = (
     _("You have your card for tonight; the others are still choosing theirs."),
     _("The hand goes round the table: each player in turn keeps one card and passes the rest "
       "on. Your turn comes when it reaches you."),
+    _("Your turn: {prompt}"),
 )
 
 GOALS: Final[dict[Role, str]] = {r: CAST[r].goals for r in Role}  # cast.py marks them

@@ -1,7 +1,7 @@
 // "Your turn": the tab's title says so while a decision waits for you; an optional
 // sound and vibration (off by default, remembered on this device).
 import { S } from "./store.js";
-import { t } from "./i18n.js";
+import { t, word } from "./i18n.js";
 
 let waiting = false;
 S.sound = localStorage.getItem("darkcity:sound") === "1";
@@ -16,11 +16,40 @@ function beep() {
   } catch { /* no audio here */ }
 }
 
+// A question waiting below the fold (on a phone, under the table, the gestures and the
+// night's story): a button at the bottom of the screen says so and goes to it.
+let pill = null, seen = null;
+const watch = "IntersectionObserver" in window
+  ? new IntersectionObserver((all) => { for (const e of all) if (e.target === seen) pill.hidden = e.isIntersecting; }) : null;
+function goTo() {
+  const h = document.getElementById("decide-h");
+  if (!h) return;
+  const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  h.closest("section").scrollIntoView({ behavior: smooth ? "smooth" : "auto", block: "start" });
+  h.focus({ preventScroll: true });
+}
+function point(mine) {
+  if (!pill) {
+    pill = document.createElement("button");
+    Object.assign(pill, { type: "button", id: "yourturn", hidden: true, onclick: goTo });
+    pill.dataset.testid = "your-turn";
+    document.body.append(pill);
+  }
+  const h = mine && !S.helpOpen ? document.getElementById("decide-h") : null;
+  if (h !== seen) {
+    if (seen && watch) watch.unobserve(seen);
+    seen = h;
+    if (h && watch) watch.observe(h); else pill.hidden = true;
+  }
+  if (h) pill.textContent = `${t("Your turn: {prompt}", { prompt: word("prompts", S.view.phase) })} ↓`;
+}
+
 export const attention = {
   // After each render: is a decision waiting for the reader?
   check() {
     const V = S.view;
     const mine = !!(V && V.viewer && V.choices.length && V.pending.includes(V.viewer) && !S.counting);
+    point(mine);
     const base = S.code ? `${S.code} · Dark City` : "Dark City";
     document.title = mine ? `● ${t("Your turn")} · ${base}` : base;
     if (mine && !waiting && S.sound) {
