@@ -202,6 +202,10 @@ class Driver:
         self.wait_stage("reveal")
         start = self.taps
         first = True
+        # until the last gesture is in, the greyed button says how many are left
+        left = self.page.get_by_test_id("reveal-done").inner_text()
+        assert any(ch.isdigit() for ch in left) or not self.page.get_by_test_id(
+            "reveal-current").count(), left
         while self.gesture(rec, shoot=first):
             first = False
         self.shot("08-reveal-done")
@@ -214,6 +218,8 @@ class Driver:
         for p, w in night.withdrawals.items():
             if w is True:
                 self.tap(f"fled-{p}", sends=True)
+                # a Hunter who fled is offered no single bolt to lower any more
+                assert not self.page.get_by_test_id(f"arrow-{p}-0").count()
             else:
                 assert isinstance(w, tuple)
                 self.tap(f"arrow-{p}-{w[0]}", sends=True)

@@ -643,9 +643,8 @@ class Companion:
         if k.revealed is not None:
             if not fits(card, k.revealed):
                 return False
-        elif k.roles and card.role not in k.roles:
-            return False
-        elif k.advanced and (card.role is not _HUNTER or card.edition is not Edition.ADVANCED):
+        elif (k.roles and card.role not in k.roles) or (k.advanced and (
+                card.role is not _HUNTER or card.edition is not Edition.ADVANCED)):
             return False
         mine = dict(known)
         mine[p] = Knowledge(revealed=card)

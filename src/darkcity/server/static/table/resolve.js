@@ -64,7 +64,7 @@ export function resolvePanel(S, send) {
   const needs = [];
   if (q.candidates.length && !choosing) {
     // nothing to choose: who turns the card over is said, not offered as buttons
-    box.append(el("p", { class: "dim", text: t("They turn the card over:") }),
+    box.append(el("p", { class: "dim", text: q.candidates.length === 1 ? t("Turns the card over:") : t("They turn the card over:") }),
       el("p", { class: "chips", "data-testid": "holders" },
         q.candidates.map((p) => el("span", { class: "chip", "data-testid": `holder-${p}`, text: p }))));
   } else if (q.candidates.length) {

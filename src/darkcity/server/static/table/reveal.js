@@ -82,7 +82,12 @@ export function revealPanel(S, send, { correcting = false, cancel = null } = {})
     box.append(button(t("Cancel"), cancel, { "data-testid": "correct-cancel" }));
     return box;
   }
-  box.append(button(t("Everyone is entered: withdrawals"), () => send({ type: "revealed" }),
+  // until the last gesture is in, the button says how many are left (it read "Everyone
+  // is entered" greyed out, while nobody was)
+  const left = v.to_enter.length;
+  const done = !left ? t("Everyone is entered: withdrawals")
+    : left === 1 ? t("1 gesture still to enter") : t("{n} gestures still to enter", { n: left });
+  box.append(button(done, () => send({ type: "revealed" }),
     { class: "primary", "data-testid": "reveal-done", disabled: v.to_enter.length ? true : null,
       "data-focus": p ? null : `reveal-done:${v.night}` }));
   return box;

@@ -11,7 +11,9 @@ export function withdrawPanel(S, send) {
     const row = el("div", { class: "row wd", "data-testid": `wd-${p}` },
       button(fled ? t("{player} fled", { player: p }) : p, () => send({ type: "withdrawal", player: p, withdrawal: !fled }),
         { "aria-pressed": fled ? "true" : "false", "data-testid": `fled-${p}` }));
-    if (g.shows === "hunter" && g.targets.length === 2) {
+    // a Hunter who fled lowered both bolts: a single one is no longer offered (a tap
+    // there would have turned the withdrawal into "stays, one bolt down")
+    if (g.shows === "hunter" && g.targets.length === 2 && !fled) {
       // the two bolts side by side, under the name: a Hunter takes two rows, not three
       row.append(el("div", { class: "arrows" }, g.targets.map((x, i) => {
         const on = Array.isArray(w) && w.includes(i);
