@@ -627,6 +627,10 @@ def test_a_question_below_the_fold_is_pointed_to(browser: Any, server: Server) -
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # at the chat
     expect(pill).to_be_visible()
     expect(pill).to_contain_text("Sua vez: Marque seu XP grátis numa linha")
+    # on as few lines as the phone allows (it was four lines of a half-width box)
+    ems = page.evaluate("""() => { const b = document.getElementById('yourturn');
+        return b.getBoundingClientRect().height / parseFloat(getComputedStyle(b).fontSize); }""")
+    assert ems < 4, ems  # two lines and the padding
     pill.tap()
     expect(pill).to_be_hidden()
     page.wait_for_function("""() => { const r = document.getElementById('decide-h')
