@@ -276,6 +276,7 @@ UI: Final = (
     _("The hand goes round the table: each player in turn keeps one card and passes the rest "
       "on. Your turn comes when it reaches you."),
     _("Your turn: {prompt}"),
+    _("Choose the role to show first; its targets come next."),
 )
 
 GOALS: Final[dict[Role, str]] = {r: CAST[r].goals for r in Role}  # cast.py marks them

@@ -235,7 +235,9 @@ export function decisionPanel() {
     list = S.shows ? list.filter((c) => c.shows === S.shows) : [];
   }
   if (S.filter.length) list = list.filter((c) => S.filter.every((n) => (c.targets || []).includes(n) || c.target === n || c.names === n));
-  if (targetsOf(choices).size) {
+  if (shows.length > 1 && !S.shows) {  // a Devil: the role shown first, then its targets
+    box.append(el("p", { class: "muted", "data-testid": "shows-first", text: t("Choose the role to show first; its targets come next.") }));
+  } else if (targetsOf(choices).size) {
     box.append(el("p", { class: "muted", text: S.filter.length ? t("Chosen: {names} (tap a seat again to clear)", { names: S.filter.join(", ") }) : t("Tap or click seats on the table to choose your targets.") }));
   }
   const max = 40;
