@@ -419,7 +419,8 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
             "presets": [{"name": k, "min": v[1][0], "max": v[1][1],
                          "title": translator(lang)(PRESET_TITLES.get(k, k)),
                          "about": translator(lang)(v[2])} for k, v in PRESETS.items()],
-            "box": [_card(c) for c in BOX],
+            # grouped on the set-up page: the basic, the advanced and the special cast
+            "box": [{**_card(c), "special": CAST[c.role].special} for c in BOX],
         }, headers={"Cache-Control": "max-age=60"})
 
     @router.post("/api/tables/check")

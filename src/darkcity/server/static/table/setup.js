@@ -75,16 +75,26 @@ export function setupPage(S) {
   const deckPanel = el("div", { class: "panel" }, el("h2", { text: t("Deck") }), select,
     !s.custom && chosen ? el("p", { class: "dim", "data-testid": "deck-about", text: chosen.about }) : null);
   if (s.custom) {
-    const grid = el("div", { class: "grid", "data-testid": "custom-cards" });
-    for (const c of S.meta.box) {
-      const on = s.cards.includes(c.key);
-      grid.append(button(cardLabel(c), () => {
-        s.cards = on ? s.cards.filter((k) => k !== c.key) : [...s.cards, c.key];
-        s.check = null;
-        refresh();
-      }, { class: "small", "aria-pressed": on ? "true" : "false", "data-testid": `card-${c.key}` }));
+    // the box in three groups, as a Mayor sorts the physical cards: the basic main cast,
+    // the advanced, the special cast; in each, a card by its role and gender (the
+    // edition was in every label, and an advanced card took three lines at 375 px)
+    const groups = [[t("Basic cards"), (c) => !c.special && c.edition === "basic"],
+      [t("Advanced cards"), (c) => !c.special && c.edition === "advanced"],
+      [t("Special cast"), (c) => c.special]];
+    const box = el("div", { "data-testid": "custom-cards" });
+    for (const [title, keep] of groups) {
+      const grid = el("div", { class: "grid" });
+      for (const c of S.meta.box.filter(keep)) {
+        const on = s.cards.includes(c.key);
+        grid.append(button(cardLabel({ ...c, edition: "basic" }), () => {
+          s.cards = on ? s.cards.filter((k) => k !== c.key) : [...s.cards, c.key];
+          s.check = null;
+          refresh();
+        }, { class: "small", "aria-pressed": on ? "true" : "false", "data-testid": `card-${c.key}` }));
+      }
+      box.append(el("h3", { class: "group", text: title }), grid);
     }
-    deckPanel.append(el("p", { class: "dim", text: t("{n} cards chosen", { n: s.cards.length }) }), grid);
+    deckPanel.append(el("p", { class: "dim", text: t("{n} cards chosen", { n: s.cards.length }) }), box);
   }
   wrap.append(deckPanel);
   // the deck check, then the free XP rows of its sheet
