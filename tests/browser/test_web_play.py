@@ -273,6 +273,10 @@ def test_withdrawal_names_who_aims_at_you_and_the_face_down_pick_is_announced(
                 who = page.inner_text("[data-testid=blind-pick]")
                 assert who.endswith("took a face-down card.")
                 assert who.split()[0] in ("Bia", "Caio", "Duda")
+                # after the draft it follows the question, not above it
+                assert page.evaluate("""() => { const h = document.getElementById('decide-h');
+                    const b = document.querySelector('[data-testid=blind-pick]');
+                    return !h || !!(h.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING); }""")
                 announced = True
             if ph == "withdrawal" and page.locator("[data-testid=choice-0]").count():
                 table = page.locator("[data-testid=who-whom] tbody tr")

@@ -169,12 +169,16 @@ export function decisionPanel() {
   const V = S.view;
   if (V.phase === "over") return null;
   const box = el("section", { class: "card decide", "data-testid": "decide", "aria-labelledby": "decide-h", onkeydown: arrows });
-  if (V.blind_pick) box.append(el("p", { class: "blind", "data-testid": "blind-pick", text: t("{player} took a face-down card.", { player: V.blind_pick }) }));
-  if (!V.viewer) { box.append(el("p", { class: "muted", id: "decide-h", tabindex: "-1", text: t("You are watching.") })); return box; }
+  // the face-down pick is news in the draft; later in the night it comes after the
+  // question (at the top of every prompt it pushed the question down)
+  const blind = V.blind_pick ? el("p", { class: V.phase === "draft" ? "blind" : "muted", "data-testid": "blind-pick", text: t("{player} took a face-down card.", { player: V.blind_pick }) }) : null;
+  const done = () => { if (blind && V.phase !== "draft") box.append(blind); return box; };
+  if (blind && V.phase === "draft") box.append(blind);
+  if (!V.viewer) { box.append(el("p", { class: "muted", id: "decide-h", tabindex: "-1", text: t("You are watching.") })); return done(); }
   // A sealed decision may be made again until the count: the choices it was made
   // from are kept for this decision point.
   if (V.choices.length && SEALED.has(V.phase)) S.sealed = { id: V.decision_id, choices: V.choices };
-  if (S.counting && SEALED.has(V.phase) && V.required.includes(V.viewer)) return sealedNote(V, box);
+  if (S.counting && SEALED.has(V.phase) && V.required.includes(V.viewer)) { sealedNote(V, box); return done(); }
   const changeable = isChangeable(V);
   const choices = currentChoices(V);
   if (!choices.length) {
@@ -198,7 +202,7 @@ export function decisionPanel() {
         onclick: () => update(() => { S.changing = true; S.filter = []; S.shows = null; }) }));
     }
     if (mineDone && V.phase === "withdrawal") box.append(aimers());
-    return box;
+    return done();
   }
   box.append(el("h2", { id: "decide-h", tabindex: "-1", text: word("prompts", V.phase) }), el("p", { class: "muted", id: "deadline-note", "data-testid": "deadline-note" }));
   box.append(...explain(V));
@@ -254,7 +258,7 @@ export function decisionPanel() {
       onclick: () => update(() => { S.changing = false; }) }));
   }
   if (list.length > max) box.append(el("p", { class: "muted", text: t("Tap or click seats to narrow the choice.") }));
-  return box;
+  return done();
 }
 
 export function yourCard() {
