@@ -428,6 +428,11 @@ def test_set_up_reorders_and_refuses_a_deck_in_the_rules_words(browser: Any,
         assert page.get_by_test_id("seat-0").input_value() == "Bia"
         assert page.get_by_test_id("seat-1").input_value() == "Ana"
         page.get_by_test_id("deck").select_option("")  # custom cards
+        # the box in three groups (basic, advanced, special), a card by role and gender
+        groups = page.get_by_test_id("custom-cards").locator("h3").all_inner_texts()
+        assert groups == ["Cartas básicas", "Cartas avançadas", "Elenco especial"], groups
+        label = page.get_by_test_id("card-vampire:advanced:masculine").inner_text()
+        assert "avan" not in label and "Vampiro" in label, label
         for key in ("vampire:basic:feminine", "vampire:basic:masculine", "priest:basic:feminine"):
             page.get_by_test_id(f"card-{key}").click()
         error = page.get_by_test_id("setup-error")
