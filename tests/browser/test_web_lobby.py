@@ -41,6 +41,7 @@ def test_a_friend_from_the_invite_link_is_told_the_game_in_one_minute(
     add_bots(server, room["code"], room["token"], range(1, 5))  # the lobby is drawn again
     expect(page.locator(".seat.bot")).to_have_count(4)
     expect(primer).not_to_have_attribute("open", "")
+    expect(page.locator(".badge", has_text="você")).to_have_count(0)  # watching: no seat
     page.context.close()
 
 
@@ -55,6 +56,7 @@ def test_the_invite_link_goes_to_the_share_sheet_where_the_device_has_one(
     page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
     button = page.locator("[data-testid=copy-invite]")
     expect(button).to_have_text("Share the invite link")
+    expect(page.locator(".seat.me .badge", has_text="you")).to_have_count(1)  # as in a game
     button.tap()
     page.wait_for_function("() => window.shared")
     shared = page.evaluate("() => window.shared")

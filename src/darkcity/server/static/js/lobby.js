@@ -11,6 +11,7 @@ function seatNode(s) {
   const mine = me();
   const kids = [el("div", { class: "seatname", text: s.name || t("Free seat") })];
   if (s.kind === "bot") kids.push(badge(t("bot: {level}", { level: word("levels", s.level) })));
+  if (mine && mine.seat === s.seat) kids.push(badge(t("you"), "you"));  // (as in the game)
   if (s.host) kids.push(badge(t("host"), "host"));
   if (s.kind === "human" && !s.online) kids.push(badge(t("away"), "away"));
   if (s.kind === "empty" && S.member !== null) kids.push(el("button", { class: "small", type: "button", "data-testid": `sit-${s.seat}`, text: t("Sit here"), onclick: () => send({ type: "sit", seat: s.seat }) }));
