@@ -195,6 +195,10 @@ class Driver:
             self.tap(f"seeks-{g.seeks.value}")
         for i, t in enumerate(g.targets):
             self.tap(f"target-{t}", sends=i == len(g.targets) - 1)
+            if i == 0 and len(g.targets) == 2:  # the first of two targets is said
+                prompt = self.page.get_by_test_id("aim-prompt")
+                prompt.wait_for()
+                assert t in prompt.inner_text(), prompt.inner_text()
         return True
 
     def reveal(self, rec: NightRecord) -> int:
@@ -284,6 +288,10 @@ class Driver:
 
     def journals(self, last: bool) -> None:
         self.wait_stage("over" if last else "journals")
+        # the whole night's story is titled with its number, not "so far"
+        title = self.page.get_by_test_id("story-title")
+        if title.count():
+            assert str(self.state()["night"]) in title.inner_text(), title.inner_text()
         # nothing drawn as "null" (a panel that is not there appended as a text)
         assert "null" not in self.page.get_by_test_id("panel-journals").inner_text()
         self.shot("11-journals" if not last else "12-victory")

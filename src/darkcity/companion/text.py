@@ -120,6 +120,8 @@ UI: Final = (
     _("Basic cards"),
     _("Advanced cards"),
     _("Special cast"),
+    _("Night {n}: what happened"),
+    _("First target: {target}. The second:"),
     _("{n} gestures still to enter"),
     _("Tick"),
     _("Total"),

@@ -41,7 +41,9 @@ export function storyPanel(S) {
     for (const block of v.narration.slice(said)) for (const line of block.lines) say(line);
   }
   S.spoken[key] = v.narration.length;
-  return v.narration.length ? el("section", { class: "panel" }, el("h2", { text: t("The night so far") }), story) : null;
+  // once the night is over its story is whole: "so far" only while the calls go on
+  const title = v.stage === "resolution" ? t("The night so far") : t("Night {n}: what happened", { n: v.night });
+  return v.narration.length ? el("section", { class: "panel" }, el("h2", { "data-testid": "story-title", text: title }), story) : null;
 }
 
 export function resolvePanel(S, send) {

@@ -68,7 +68,11 @@ export function revealPanel(S, send, { correcting = false, cancel = null } = {})
           const aim = shape.reach === "neighbour" ? [...new Set(v.neighbours[p])]
             : v.players.filter((q) => q !== p && q !== v.death);
           const need = shape.targets;
-          box.append(el("p", { class: "dim", text: need === 2 ? t("Its two targets:") : t("Its target:") }),
+          // the first of two targets is said once tapped: for a Hunter a second tap on the same
+          // player aims both bolts there (an advanced Hunter), which a double tap did unseen
+          const prompt = need === 2 && local.targets.length === 1 ? t("First target: {target}. The second:", { target: local.targets[0] })
+            : need === 2 ? t("Its two targets:") : t("Its target:");
+          box.append(el("p", { class: "dim", "data-testid": "aim-prompt", text: prompt }),
             asked(el("div", { class: "grid" }, aim.map((q) => button(q, () => {
               local.targets.push(q);
               if (local.targets.length >= need) commit({ targets: local.targets.slice(), seeks: local.seeks });
