@@ -616,8 +616,9 @@ def test_a_wait_says_what_it_is_for_and_a_withdrawal_what_was_chosen(
 
 def test_a_question_below_the_fold_is_pointed_to(browser: Any, server: Server) -> None:
     """On a phone the question may sit under the table, the gestures and the night's
-    story: while it is out of sight a button at the bottom of the screen says it is the
-    reader's turn, and takes them there."""
+    story: while no part of it is in sight a button at the bottom of the screen says it
+    is the reader's turn, and takes them there (a phone held sideways: the table alone
+    is taller than the screen)."""
     room = create_room(server.base, "Ana", players=4, decide_s=120, lang="pt_BR")
     add_bots(server, room["code"], room["token"], range(1, 4), start=True)
     page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
@@ -626,11 +627,14 @@ def test_a_question_below_the_fold_is_pointed_to(browser: Any, server: Server) -
     page.wait_for_selector("[data-testid=choice-0]")
     pill = page.locator("[data-testid=your-turn]")
     page.evaluate("window.scrollTo(0, 0)")
-    expect(pill).to_be_hidden()  # the question is in sight
-    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # at the chat
+    expect(pill).to_be_hidden()  # the question is in sight under the table
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    expect(pill).to_be_hidden()  # its choices still are, at the top: nothing to point to
+    page.set_viewport_size({"width": PHONE["height"], "height": PHONE["width"]})
+    page.evaluate("window.scrollTo(0, 0)")
     expect(pill).to_be_visible()
     expect(pill).to_contain_text("Sua vez: Marque seu XP grátis numa linha")
-    # on as few lines as the phone allows (it was four lines of a half-width box)
+    # on as few lines as the screen allows (it was four lines of a half-width box)
     ems = page.evaluate("""() => { const b = document.getElementById('yourturn');
         return b.getBoundingClientRect().height / parseFloat(getComputedStyle(b).fontSize); }""")
     assert ems < 4, ems  # two lines and the padding
@@ -638,7 +642,7 @@ def test_a_question_below_the_fold_is_pointed_to(browser: Any, server: Server) -
     expect(pill).to_be_hidden()
     page.wait_for_function("""() => { const r = document.getElementById('decide-h')
         .getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }""")
-    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.evaluate("window.scrollTo(0, 0)")
     expect(pill).to_be_visible()
     page.locator("[data-testid=help-open]").tap()  # the rules over the page: not over them
     expect(page.locator("[data-testid=help]")).to_be_visible()

@@ -16,11 +16,17 @@ function beep() {
   } catch { /* no audio here */ }
 }
 
-// A question waiting below the fold (on a phone, under the table, the gestures and the
-// night's story): a button at the bottom of the screen says so and goes to it.
+// A question out of sight (on a phone, under the table, the gestures and the night's
+// story): a button at the bottom of the screen says so and goes to it. It shows only
+// while no part of the question's panel is on screen (its choices in sight are enough),
+// and the page gets room at its foot to scroll what it would cover above it.
 let pill = null, seen = null;
+function show(on) {
+  pill.hidden = !on;
+  document.body.classList.toggle("pointing", on);
+}
 const watch = "IntersectionObserver" in window
-  ? new IntersectionObserver((all) => { for (const e of all) if (e.target === seen) pill.hidden = e.isIntersecting; }) : null;
+  ? new IntersectionObserver((all) => { for (const e of all) if (e.target === seen) show(!e.isIntersecting); }) : null;
 function goTo() {
   const h = document.getElementById("decide-h");
   if (!h) return;
@@ -36,10 +42,11 @@ function point(mine) {
     document.body.append(pill);
   }
   const h = mine && !S.helpOpen ? document.getElementById("decide-h") : null;
-  if (h !== seen) {
+  const panel = h && h.closest("section");
+  if (panel !== seen) {
     if (seen && watch) watch.unobserve(seen);
-    seen = h;
-    if (h && watch) watch.observe(h); else pill.hidden = true;
+    seen = panel;
+    if (panel && watch) watch.observe(panel); else show(false);
   }
   if (h) pill.textContent = `${t("Your turn: {prompt}", { prompt: word("prompts", S.view.phase) })} ↓`;
 }
