@@ -424,7 +424,7 @@ def test_selfplay_and_replay_speak_portuguese(tmp_path: Path) -> None:
     ok = _darkcity("replay", str(out), env={"LANG": "pt_BR.UTF-8"})
     assert ok.stdout.startswith("ok: ") and "jogadas de novo" in ok.stdout
     night = _darkcity("replay", str(out), "--night", "1", "--lang", "pt")
-    assert night.stdout.startswith("Noite 1 (jogador ativo: ")
+    assert night.stdout.startswith("Noite 1 (da vez: ")  # the manual's "jogador da vez"
     bad = _darkcity("selfplay", "--players", "5", "--deck", "angel-alien-6", "--lang", "pt")
     assert bad.returncode == 2
     assert bad.stderr.startswith("darkcity: deck: o maço 'angel-alien-6' é para 6 jogadores")
