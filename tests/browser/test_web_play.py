@@ -371,6 +371,11 @@ def test_a_game_told_in_order_to_its_end_and_play_again(
     assert (page.text_content("[data-testid=announce]") or "").startswith("Winners: ")
     page.locator("[data-testid=night-1] summary").click()  # every night stays at hand
     assert page.locator("[data-testid=events-1] li").count() >= 1
+    # each line says its step in words, beside no number of the list's own ("1. 2 The ...")
+    steps = page.evaluate("""() => [...document.querySelectorAll('[data-testid=events-1] li')]
+        .map((li) => [li.querySelector('.step').textContent, getComputedStyle(li).listStyleType])""")
+    assert all((x.startswith("step ") or x == "end of the night") and style == "none"
+               for x, style in steps), steps
     seats = list(totals(page))
     page.click("[data-testid=play-again]")
     page.wait_for_url(lambda url: f"/r/{code}" not in url, timeout=10000)

@@ -277,6 +277,7 @@ UI: Final = (
       "on. Your turn comes when it reaches you."),
     _("Your turn: {prompt}"),
     _("Choose the role to show first; its targets come next."),
+    _("step {step}"),
 )
 
 GOALS: Final[dict[Role, str]] = {r: CAST[r].goals for r in Role}  # cast.py marks them

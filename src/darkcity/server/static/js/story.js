@@ -60,7 +60,9 @@ export function journalOf(seat) {
 }
 export function standingNow() { return telling() ? S.standingBefore || null : S.standing; }
 
-function stepLabel(step) { return step === "end" ? word("steps", "end") : step; }
+// "step 2", not a bare 2 beside the list's own numbers ("1. 2 The Vampire ..."): the
+// initiative step the line happened at
+function stepLabel(step) { return step === "end" ? word("steps", "end") : t("step {step}", { step }); }
 
 // The lines about the reader (their acts, what was done to them) stand out.
 function eventList(events, testid) {
