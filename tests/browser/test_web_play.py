@@ -285,7 +285,7 @@ def test_withdrawal_names_who_aims_at_you_and_the_face_down_pick_is_announced(
                 listed = page.locator("[data-testid=aimers] li").all_inner_texts()
                 assert sorted(x.split(",")[0] for x in listed) == at_me, (listed, at_me)
                 assert all(", showing " in x for x in listed)
-                lower = page.locator("button", has_text="Lower the arrow at")
+                lower = page.locator("button", has_text="Lower the bolt aimed at")
                 for b in lower.all():  # the Hunter's arrows name their targets
                     assert b.inner_text().split(" at ")[1] in ("Bia", "Caio", "Duda", "Ana")
                 aimed = aimed or bool(at_me)

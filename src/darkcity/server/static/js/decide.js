@@ -61,7 +61,7 @@ export function choiceText(c) {
       if (c.withdrawal === true) return t("Withdraw");
       const g = myGesture();
       const names = c.withdrawal.map((i) => (g && g.targets[i]) || String(i + 1));
-      return t("Lower the arrow at {player}", { player: names.join(" & ") });
+      return t("Lower the bolt aimed at {player}", { player: names.join(" & ") });
     }
     case "zombie": return t("Final victim: {player}", { player: c.target });
     default: return c.type;

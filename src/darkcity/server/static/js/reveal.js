@@ -113,7 +113,7 @@ export function whoWhom(view, gestures, withdrawals, caption, cards) {
     const targets = (g.targets || []).map((tg, k) => {
       const lowered = Array.isArray(w) && w.includes(k);
       return el("span", { class: `target ${lowered ? "lowered" : ""} ${tg === view.viewer ? "at-me" : ""}` },
-        tg + (lowered ? ` (${t("arrow lowered")})` : ""));
+        tg + (lowered ? ` (${t("bolt lowered")})` : ""));
     });
     const what = [];
     if (g.kind) what.push(t("kind: {role}", { role: role(g.kind) }));

@@ -83,7 +83,7 @@ function nightSummary(n) {
     return el("tr", {},
       el("th", { scope: "row", text: p }),
       el("td", { text: c ? role(c.role) : "" }),
-      el("td", { text: gestureText(g, true) + (w === true ? ` (${t("withdrew")})` : Array.isArray(w) && w.length ? ` (${t("lowered an arrow")})` : "") }),
+      el("td", { text: gestureText(g, true) + (w === true ? ` (${t("withdrew")})` : Array.isArray(w) && w.length ? ` (${t("lowered a bolt")})` : "") }),
       el("td", { text: [word("fates", fate), ...mk].join(", ") }));
   });
   return el("table", { class: "nighttable" },

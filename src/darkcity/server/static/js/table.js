@@ -59,7 +59,7 @@ export function gameSeats() {
     if (card) kids.push(el("div", { class: "mini", text: role(card.role) }));
     if (s.gesture && (mine || V.phase !== "gesture")) kids.push(el("div", { class: "gest", text: gestureText(s.gesture, false) }));
     if (s.withdrawal === true) kids.push(el("div", { class: "gest fled", text: t("withdrew") }));
-    else if (Array.isArray(s.withdrawal) && s.withdrawal.length) kids.push(el("div", { class: "gest", text: t("lowered an arrow") }));
+    else if (Array.isArray(s.withdrawal) && s.withdrawal.length) kids.push(el("div", { class: "gest", text: t("lowered a bolt") }));
     const fate = lastFates.get(s.name);
     if (!inNight && fate && fate !== "alive") kids.push(el("div", { class: "fate", text: word("fates", fate) }));
     const chosen = S.filter.includes(s.name);
