@@ -30,7 +30,7 @@ from darkcity.companion import (
 from darkcity.deck import DeckError, preset
 from darkcity.game import Game, Settings, bot_rng, play_randomly
 from darkcity.gametypes import NightRecord
-from darkcity.night import Card
+from darkcity.night import Card, Night
 from darkcity.notation import adjudicate, result_document, write_round
 
 NAMES = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana")
@@ -384,6 +384,20 @@ SPECIAL_8 = ("creature:basic:feminine,creature:basic:masculine,mummy:basic:mascu
              "zombie:advanced:feminine,hunter:advanced:feminine")
 
 
+def to_resolution(c: Companion, night: Night) -> None:
+    """Phases 1 to 3 of ``night`` entered as the page enters them (no Death named)."""
+    c.enter(Drafted(None))
+    c.enter(Counted())
+    for p in c.gesturing:
+        gst = night.gestures.get(p)
+        c.enter(GestureEntry(p, night.shown(p), gst.targets if gst else (),
+                             gst.kind if gst else None, gst.seeks if gst else None))
+    c.enter(RevealDone())
+    for p, w in night.withdrawals.items():
+        c.enter(WithdrawalEntry(p, w))
+    c.enter(WithdrawalsDone())
+
+
 @pytest.mark.parametrize("seed", [*range(10), 115])
 def test_a_card_turned_over_is_not_asked_again_as_another(seed: int) -> None:
     """Stop 23, an 8-player table with both Creatures and a Devil of each edition: a
@@ -402,16 +416,7 @@ def test_a_card_turned_over_is_not_asked_again_as_another(seed: int) -> None:
     c = companion_for(g)
     for k, rec in enumerate(g.nights):
         night = rec.night
-        c.enter(Drafted(None))
-        c.enter(Counted())
-        for p in c.gesturing:
-            gst = night.gestures.get(p)
-            c.enter(GestureEntry(p, night.shown(p), gst.targets if gst else (),
-                                 gst.kind if gst else None, gst.seeks if gst else None))
-        c.enter(RevealDone())
-        for p, w in night.withdrawals.items():
-            c.enter(WithdrawalEntry(p, w))
-        c.enter(WithdrawalsDone())
+        to_resolution(c, night)
         while c.stage is Stage.RESOLUTION:
             q = c.question()
             assert q is not None
@@ -523,16 +528,7 @@ def test_the_mayor_enters_only_the_cards_nobody_can_tell(deck: str, n: int, seed
     told = 0
     for k, rec in enumerate(g.nights):
         night = rec.night
-        c.enter(Drafted(None))
-        c.enter(Counted())
-        for p in c.gesturing:
-            gst = night.gestures.get(p)
-            c.enter(GestureEntry(p, night.shown(p), gst.targets if gst else (),
-                                 gst.kind if gst else None, gst.seeks if gst else None))
-        c.enter(RevealDone())
-        for p, w in night.withdrawals.items():
-            c.enter(WithdrawalEntry(p, w))
-        c.enter(WithdrawalsDone())
+        to_resolution(c, night)
         while c.stage is Stage.RESOLUTION:
             q = c.question()
             assert q is not None

@@ -276,7 +276,8 @@ def test_withdrawal_names_who_aims_at_you_and_the_face_down_pick_is_announced(
                 # after the draft it follows the question, not above it
                 assert page.evaluate("""() => { const h = document.getElementById('decide-h');
                     const b = document.querySelector('[data-testid=blind-pick]');
-                    return !h || !!(h.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING); }""")
+                    return !h
+                      || !!(h.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING); }""")
                 announced = True
             if ph == "withdrawal" and page.locator("[data-testid=choice-0]").count():
                 table = page.locator("[data-testid=who-whom] tbody tr")
@@ -373,7 +374,8 @@ def test_a_game_told_in_order_to_its_end_and_play_again(
     assert page.locator("[data-testid=events-1] li").count() >= 1
     # each line says its step in words, beside no number of the list's own ("1. 2 The ...")
     steps = page.evaluate("""() => [...document.querySelectorAll('[data-testid=events-1] li')]
-        .map((li) => [li.querySelector('.step').textContent, getComputedStyle(li).listStyleType])""")
+        .map((li) => [li.querySelector('.step').textContent,
+                      getComputedStyle(li).listStyleType])""")
     assert all((x.startswith("step ") or x == "end of the night") and style == "none"
                for x, style in steps), steps
     seats = list(totals(page))

@@ -34,6 +34,17 @@ PHONE = {"width": 375, "height": 667}
 SHOWS = "[data-testid^=shows-][aria-pressed=false]"
 
 
+def to_the_gestures(page: Any) -> None:
+    """Tap through the draft (the first thing to tap, each time) to the gestures' phase,
+    until a gesture's choices (or a Devil's roles to show) are on the page."""
+    end = time.monotonic() + 60
+    while time.monotonic() < end and phase(page) != "gesture":
+        with contextlib.suppress(Exception):
+            page.locator(CLICKABLE).first.tap(timeout=800)
+        time.sleep(0.2)
+    page.wait_for_selector("[data-testid^=choice-], [data-testid^=shows-]")
+
+
 def phone(browser: Any) -> Any:
     return browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
                                locale="en-US").new_page()
@@ -165,12 +176,7 @@ def test_the_count_brings_the_table_back_into_view_on_a_phone(browser: Any,
     add_bots(server, room["code"], room["token"], range(1, 4), start=True)
     page = phone(browser)
     page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
-    end = time.monotonic() + 60
-    while time.monotonic() < end and phase(page) != "gesture":
-        with contextlib.suppress(Exception):
-            page.locator(CLICKABLE).first.tap(timeout=800)
-        time.sleep(0.2)
-    page.wait_for_selector("[data-testid^=choice-], [data-testid^=shows-]")
+    to_the_gestures(page)
     # a Devil picks the role it shows; the taps of the draft loop above may already
     # have picked one (a second tap would put it down again, and hide the choices)
     if page.locator("[data-testid^=shows-]").count() and not page.locator(
@@ -505,12 +511,7 @@ def test_the_count_is_what_the_last_to_decide_sees_and_now_is_alone(
     page = phone(browser)
     page.add_init_script(COUNT_SAMPLER)
     page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
-    end = time.monotonic() + 60
-    while time.monotonic() < end and phase(page) != "gesture":
-        with contextlib.suppress(Exception):
-            page.locator(CLICKABLE).first.tap(timeout=800)
-        time.sleep(0.2)
-    page.wait_for_selector("[data-testid^=choice-], [data-testid^=shows-]")
+    to_the_gestures(page)
     # Ana is the last: the three bots' gestures are in first
     page.wait_for_function("() => document.querySelectorAll('[data-testid^=decided-].yes')"
                            ".length === 3")
@@ -540,7 +541,8 @@ def test_the_count_is_what_the_last_to_decide_sees_and_now_is_alone(
 LABELS_OVER_CENTRE = """async (names) => {
   const m = await import('/static/js/reveal.js');
   const table = document.querySelector('[data-testid=table]');
-  const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const hit = (a, b) => a.left < b.right && b.left < a.right
+    && a.top < b.bottom && b.top < a.bottom;
   const out = [];
   const title = document.querySelector('[data-testid=phase]').textContent;
   for (let n = 4; n <= 8; n++) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
