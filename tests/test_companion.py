@@ -4,6 +4,7 @@ them, night by night, against the engine; corrections, undo, refusals, the recor
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from darkcity.cast import Edition, Gender, Role
 from darkcity.companion import (
     Call,
+    CallQuestion,
     Companion,
     Counted,
     Drafted,
@@ -27,7 +29,7 @@ from darkcity.companion import (
     replay_table,
     write_table_record,
 )
-from darkcity.deck import DeckError, preset
+from darkcity.deck import DeckError, parse_deck, preset
 from darkcity.game import Game, Settings, bot_rng, play_randomly
 from darkcity.gametypes import NightRecord
 from darkcity.night import Card, Night
@@ -358,8 +360,6 @@ MIXED = ("devil:basic:feminine,devil:advanced:masculine,vampire:basic:feminine,"
 def test_a_deck_of_both_editions_asks_for_the_cards_it_cannot_tell(seed: int) -> None:
     """Devils, Vampires, Hunters and Priests in both editions: the calls ask which card,
     and the Priests, never called, are turned over after the last step."""
-    from darkcity.deck import parse_deck
-
     g = Game(Settings(players=NAMES[:6], deck=parse_deck(MIXED, 6)), seed)
     play_randomly(g, bot_rng(seed))
     c = companion_for(g)
@@ -382,6 +382,33 @@ SPECIAL_8 = ("creature:basic:feminine,creature:basic:masculine,mummy:basic:mascu
              "voodooist:basic:feminine,devil:advanced:feminine,devil:basic:masculine,"
              "vampire:basic:feminine,vampire:advanced:feminine,werewolf:advanced:masculine,"
              "zombie:advanced:feminine,hunter:advanced:feminine")
+
+
+def custom_game(spec: str, n: int, seed: int) -> tuple[Game, Companion]:
+    """A random game of ``n`` players on the deck ``spec`` and a companion at its table."""
+    g = Game(Settings(players=NAMES[:n], deck=parse_deck(spec, n)), seed)
+    play_randomly(g, bot_rng(seed))
+    return g, companion_for(g)
+
+
+def each_call(g: Game, c: Companion) -> Iterator[tuple[Night, CallQuestion]]:
+    """Every night of ``g`` entered in ``c`` as the page enters it: phases 1 to 3, then
+    each question of phase 4, for the caller to answer with its ``Call``; each night
+    checked against the engine's result."""
+    for k, rec in enumerate(g.nights):
+        to_resolution(c, rec.night)
+        while c.stage is Stage.RESOLUTION:
+            q = c.question()
+            assert q is not None
+            yield rec.night, q
+        assert adjudicate(write_round(c.nights[k].night)) == result_document(rec.result)
+        if k < len(g.nights) - 1:
+            c.enter(NextNight())
+
+
+def zombie_choices(night: Night, q: CallQuestion) -> dict[str, str]:
+    """Each called Zombie's final victim in ``night`` (its Phase-2 target if kept)."""
+    return {z: night.zombie_targets.get(z, aimed) for z, (_l, _r, aimed) in q.zombies.items()}
 
 
 def to_resolution(c: Companion, night: Night) -> None:
@@ -409,35 +436,22 @@ def test_a_card_turned_over_is_not_asked_again_as_another(seed: int) -> None:
     target's gender asked: the page enters a holder's card without it, and the night
     needs it. The cards are entered as the page does (role and edition; the gender
     when asked) and every night must give the engine's result."""
-    from darkcity.deck import parse_deck
-
-    g = Game(Settings(players=NAMES, deck=parse_deck(SPECIAL_8, 8)), seed)
-    play_randomly(g, bot_rng(seed))
-    c = companion_for(g)
-    for k, rec in enumerate(g.nights):
-        night = rec.night
-        to_resolution(c, night)
-        while c.stage is Stage.RESOLUTION:
-            q = c.question()
-            assert q is not None
-            for p in q.asked:
-                was = c.turned.get(p)
-                if was is not None:
-                    assert q.options[p], p
-                    assert all(o.edition is was.edition for o in q.options[p]), (p, q.options)
-                    assert len({o.identity for o in q.options[p]}) > 1, (p, q.options)
-                assert night.cards[p] in q.options[p], (p, q.options)
-            # as the page enters them: the role and the edition, the gender only when
-            # asked (a Creature's target)
-            cards = {p: Card(night.cards[p].role, night.cards[p].edition) for p in q.candidates
-                     if q.role is not None and night.cards[p].role is q.role}
-            cards.update({p: night.cards[p] if q.step == "8" else
-                          Card(night.cards[p].role, night.cards[p].edition) for p in q.asked})
-            c.enter(Call(q.step, cards, {z: night.zombie_targets.get(z, aimed)
-                                         for z, (_l, _r, aimed) in q.zombies.items()}))
-        assert adjudicate(write_round(c.nights[k].night)) == result_document(rec.result)
-        if k < len(g.nights) - 1:
-            c.enter(NextNight())
+    g, c = custom_game(SPECIAL_8, 8, seed)
+    for night, q in each_call(g, c):
+        for p in q.asked:
+            was = c.turned.get(p)
+            if was is not None:
+                assert q.options[p], p
+                assert all(o.edition is was.edition for o in q.options[p]), (p, q.options)
+                assert len({o.identity for o in q.options[p]}) > 1, (p, q.options)
+            assert night.cards[p] in q.options[p], (p, q.options)
+        # as the page enters them: the role and the edition, the gender only when
+        # asked (a Creature's target)
+        cards = {p: Card(night.cards[p].role, night.cards[p].edition) for p in q.candidates
+                 if q.role is not None and night.cards[p].role is q.role}
+        cards.update({p: night.cards[p] if q.step == "8" else
+                      Card(night.cards[p].role, night.cards[p].edition) for p in q.asked})
+        c.enter(Call(q.step, cards, zombie_choices(night, q)))
     assert c.winners == g.winners
 
 
@@ -447,8 +461,6 @@ BOTH_VAMPIRES = ("angel:basic:neutral,devil:basic:feminine,devil:advanced:mascul
 
 
 def _both_vampires(shown: dict[str, tuple[Role, tuple[str, ...]]]) -> Companion:
-    from darkcity.deck import parse_deck
-
     d = parse_deck(BOTH_VAMPIRES, 6)
     sheet = d.journal_roles
     c = Companion(TableSetup.of(NAMES[:6], d, {p: sheet[i % len(sheet)]
@@ -520,35 +532,22 @@ def test_the_mayor_enters_only_the_cards_nobody_can_tell(deck: str, n: int, seed
     the page answers it: a card asked only when it has two answers and no other answer
     at the call tells it; a card told is the real one, and every night is the
     engine's."""
-    from darkcity.deck import parse_deck
-
-    g = Game(Settings(players=NAMES[:n], deck=parse_deck(deck, n)), seed)
-    play_randomly(g, bot_rng(seed))
-    c = companion_for(g)
+    g, c = custom_game(deck, n, seed)
     told = 0
-    for k, rec in enumerate(g.nights):
-        night = rec.night
-        to_resolution(c, night)
-        while c.stage is Stage.RESOLUTION:
-            q = c.question()
-            assert q is not None
-            turning = [p for p in q.candidates if p not in q.asked and q.role is not None
-                       and night.cards[p].role is q.role] + list(q.asked)
-            cards: dict[str, Card] = {}
-            entered: dict[str, Card] = {}
-            for p in turning:
-                real = q.answer(p, night.cards[p])
-                assert real in q.answers(p), (p, q)
-                by = q.followed(p, entered)
-                if by is not None:
-                    assert by == real, (p, q)
-                    told += 1
-                elif len(q.answers(p)) > 1:
-                    entered[p] = real
-                cards[p] = real
-            c.enter(Call(q.step, cards, {z: night.zombie_targets.get(z, aimed)
-                                         for z, (_l, _r, aimed) in q.zombies.items()}))
-        assert adjudicate(write_round(c.nights[k].night)) == result_document(rec.result)
-        if k < len(g.nights) - 1:
-            c.enter(NextNight())
+    for night, q in each_call(g, c):
+        turning = [p for p in q.candidates if p not in q.asked and q.role is not None
+                   and night.cards[p].role is q.role] + list(q.asked)
+        cards: dict[str, Card] = {}
+        entered: dict[str, Card] = {}
+        for p in turning:
+            real = q.answer(p, night.cards[p])
+            assert real in q.answers(p), (p, q)
+            by = q.followed(p, entered)
+            if by is not None:
+                assert by == real, (p, q)
+                told += 1
+            elif len(q.answers(p)) > 1:
+                entered[p] = real
+            cards[p] = real
+        c.enter(Call(q.step, cards, zombie_choices(night, q)))
     assert c.winners == g.winners
