@@ -255,6 +255,49 @@ def test_a_gesture_corrected_after_the_night_keeps_what_still_holds(deck: str, n
     assert the_engines()
 
 
+@pytest.mark.parametrize(("deck", "n"), [("basic", 6), ("death-alien-7", 8)])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_withdrawal_corrected_after_the_calls_keeps_what_still_holds(deck: str, n: int,
+                                                                        seed: int) -> None:
+    """"Bia did not flee", noticed at a call or once the night is resolved: the Mayor
+    enters her withdrawal again instead of undoing every call since the end of Phase 3.
+    The withdrawals are replaced, the calls after them entered again while they hold."""
+    g = game_of(deck, n, seed)
+    rec = g.nights[0]
+    c = companion_for(g)
+    transcribe(c, rec, last=True)
+    entries, result = list(c.entries), c.nights[0].result
+    p = next(q for q in c.gesturing if q != c.death)
+    true = rec.night.withdrawals.get(p, False)
+    # the same withdrawal again changes nothing
+    assert c.correct(WithdrawalEntry(p, true)) == 0 and c.nights[0].result == result
+    # the other way: the calls after Phase 3 are kept up to the first that no longer holds
+    wrong: Any = true is False
+    dropped = c.correct(WithdrawalEntry(p, wrong))
+    assert c.withdrawals.get(p, False) == wrong
+    assert sum(isinstance(e, WithdrawalsDone) for e in c.entries) == 1
+    assert len(c.entries) == len(entries) - dropped - (true is not False) + (wrong is not False)
+    # and back: the night is the engine's again, every call entered as before
+    c.correct(WithdrawalEntry(p, true))
+    calls(c, rec)
+    mine = c.nights[0]
+    assert adjudicate(json.loads(json.dumps(write_round(mine.night)))) == result_document(
+        rec.result)
+    assert mine.result.journals == rec.result.journals
+
+
+def test_a_withdrawal_is_entered_while_phase_3_is_open_and_refused_before() -> None:
+    c = basic_table()
+    to_reveal(c)
+    with pytest.raises(EntryError):  # the reveal is not over: nothing to correct
+        c.correct(WithdrawalEntry("Ana", True))
+    for p in c.gesturing:
+        c.enter(GestureEntry(p, Role.PRIEST) if p in ("Ana", "Bia") else
+                GestureEntry(p, Role.VAMPIRE, (c.neighbours(p)[0],)))
+    c.enter(RevealDone())
+    assert c.correct(WithdrawalEntry("Ana", True)) == 0 and c.withdrawals["Ana"] is True
+
+
 def test_a_correction_refused_changes_nothing() -> None:
     c = basic_table()
     with pytest.raises(EntryError):

@@ -954,31 +954,53 @@ class Companion:
         self._rebuild(self.entries[:-1])
         return last
 
-    def correct(self, entry: GestureEntry) -> int:
+    def correct(self, entry: GestureEntry | WithdrawalEntry) -> int:
         """Correct a gesture of tonight once the reveal is over ("wait, I showed the
-        Werewolf"): ``entry`` takes the place of the player's gesture, and the entries
-        after it are entered again, each checked as the first time, up to the first that
-        the corrected gesture makes wrong (a call that is no longer made, say): that one
-        and those after it are dropped, for the Mayor to enter again. Returns how many
-        were dropped. :class:`EntryError` if tonight has no gesture of that player or
-        the new one is refused; nothing changes then."""
+        Werewolf"), or a withdrawal once the withdrawals are over ("Bia did not flee"):
+        ``entry`` takes the place of the player's gesture (of their withdrawal, entered
+        again just before the end of Phase 3), and the entries after it are entered
+        again, each checked as the first time, up to the first that the correction makes
+        wrong (a call that is no longer made, say): that one and those after it are
+        dropped, for the Mayor to enter again. Returns how many were dropped.
+        :class:`EntryError` if tonight has no gesture of that player or the new entry is
+        refused; nothing changes then. While the withdrawals are still open, a withdrawal
+        is simply entered."""
         start = max((i + 1 for i, e in enumerate(self.entries) if isinstance(e, NextNight)),
                     default=0)
-        at = [i for i in range(start, len(self.entries))
+        tonight = range(start, len(self.entries))
+        if isinstance(entry, WithdrawalEntry):
+            done = [i for i in tonight if isinstance(self.entries[i], WithdrawalsDone)]
+            if not done:
+                self.enter(entry)
+                return 0
+            before = [e for e in self.entries[:done[0]]
+                      if not (isinstance(e, WithdrawalEntry) and e.player == entry.player)]
+            later = self.entries[done[0]:]
+            if entry.withdrawal is False or entry.withdrawal == ():
+                return self._reentered(before, None, later)
+            return self._reentered(before, entry, later)
+        at = [i for i in tonight
               if isinstance(x := self.entries[i], GestureEntry) and x.player == entry.player]
         if not at:
             raise EntryError("player", msg("{player} has no gesture entered tonight",
                                            player=entry.player), entry.player)
-        before, later = self.entries[:at[-1]], self.entries[at[-1] + 1:]
+        return self._reentered(self.entries[:at[-1]], entry, self.entries[at[-1] + 1:])
+
+    def _reentered(self, before: Sequence[Entry], entry: Entry | None,
+                   later: Sequence[Entry]) -> int:
+        """The table again from ``before``, then ``entry`` (which must hold), then the
+        entries of ``later`` that still hold; returns how many of them did not."""
         c = Companion.replayed(self.setup, before)
-        c.enter(entry)
+        fixed = [*before] if entry is None else [*before, entry]
+        if entry is not None:
+            c.enter(entry)
         kept = 0
         for e in later:
             try:
                 c.enter(e)
             except EntryError:
                 # an entry refused may have been half applied: rebuild without it
-                c = Companion.replayed(self.setup, [*before, entry, *later[:kept]])
+                c = Companion.replayed(self.setup, [*fixed, *later[:kept]])
                 break
             kept += 1
         self.__dict__.update(c.__dict__)

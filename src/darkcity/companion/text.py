@@ -76,6 +76,28 @@ UI: Final = (
     _("Phase 5: night {n}"),
     _("You held {card}: {fate}"),
     _("Correct a gesture"),
+    _("Correct an entry"),
+    _("Tap the player whose gesture or withdrawal was entered wrong, then enter it again. "
+      "Everything entered after it is kept while it still holds."),
+    _("A card entered wrong at a call: Undo back to that call (its button names the step), "
+      "then enter the calls again."),
+    _("Phase 3, the withdrawal:"),
+    _("Back to night {n}'s draft? Everything entered since is taken back: night {n}'s "
+      "gestures, withdrawals and calls, what the journals got from it, and anything entered "
+      "after it."),
+    _("To fix one gesture or withdrawal, cancel and tap “Correct an entry”: the rest of the "
+      "night is kept."),
+    _("To fix one gesture or withdrawal of night {n}, cancel, tap “Undo: the start of night "
+      "{m}”, then “Correct an entry”: the rest of the night is kept."),
+    _("A player leaves, or a friend joins?"),
+    _("The players are fixed for a game: the deck and the journals are for these {n}. Finish "
+      "this game, or set up a new one with the players changed; this one stays under “Games "
+      "in progress on this device”."),
+    _("New game, players changed"),
+    _("Stayed"),
+    _("Corrected: {player}'s withdrawal. What was entered after it and no longer holds was "
+      "taken back: enter it again."),
+    _("Corrected: {player}'s withdrawal; everything entered after it still holds."),
     _("Tap the player whose gesture was entered wrong, then enter what they showed. "
       "Everything entered after it is kept while it still holds."),
     _("Corrected: {player}'s gesture. What was entered after it and no longer holds "
@@ -98,7 +120,6 @@ UI: Final = (
     _("Step {step}"),
     _("Table companion"),
     _("Table {code}"),
-    _("Take the last night back, journals and all?"),
     _("Tap who turns the card over:"),
     _("The Angel strikes {player}: the card is turned over."),
     _("The Creature proposes to {player}: the card is turned over."),

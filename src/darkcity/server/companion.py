@@ -42,7 +42,12 @@ from darkcity.companion import (
     entry_from_json,
     write_table_record,
 )
-from darkcity.companion.entries import EntryError, GestureEntry, entry_to_json
+from darkcity.companion.entries import (
+    EntryError,
+    GestureEntry,
+    WithdrawalEntry,
+    entry_to_json,
+)
 from darkcity.companion.table import read_free_xp
 from darkcity.companion.text import table_catalog
 from darkcity.deck import (
@@ -516,11 +521,13 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
     @router.post("/api/tables/{code}/correct")
     @guarded
     async def correct(request: Request, code: str) -> Response:
-        """A gesture corrected after the reveal; the later entries still valid are kept."""
+        """A gesture corrected after the reveal, or a withdrawal after Phase 3; the later
+        entries still valid are kept."""
         stored, body = await the_mayors(request, code)
         entry = entry_from_json(body.get("entry"))
-        if not isinstance(entry, GestureEntry):
-            raise Refused(400, "not-a-gesture", msg("Only a gesture can be corrected."))
+        if not isinstance(entry, GestureEntry | WithdrawalEntry):
+            raise Refused(400, "not-a-gesture",
+                          msg("Only a gesture or a withdrawal can be corrected."))
         with stored.lock:
             dropped = stored.table.correct(entry)
             stored.set_aside = 0

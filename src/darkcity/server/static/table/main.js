@@ -81,8 +81,14 @@ async function undo(what) {
 const correct = (entry) => submit(() => api.correct(S.code, S.token, entry), (v) => {
   S.view = v;
   S.local = {};
-  toast(v.dropped ? t("Corrected: {player}'s gesture. What was entered after it and no longer holds was taken back: enter it again.", { player: entry.player })
-    : t("Corrected: {player}'s gesture; everything entered after it still holds.", { player: entry.player }), "ok");
+  const p = { player: entry.player };
+  if (entry.type === "withdrawal") {
+    toast(v.dropped ? t("Corrected: {player}'s withdrawal. What was entered after it and no longer holds was taken back: enter it again.", p)
+      : t("Corrected: {player}'s withdrawal; everything entered after it still holds.", p), "ok");
+  } else {
+    toast(v.dropped ? t("Corrected: {player}'s gesture. What was entered after it and no longer holds was taken back: enter it again.", p)
+      : t("Corrected: {player}'s gesture; everything entered after it still holds.", p), "ok");
+  }
 });
 
 S.refresh = async (full) => {
@@ -178,16 +184,52 @@ function mayorPage() {
     langPicker());
   links.addEventListener("toggle", () => { S.linksOpen = links.open; });
   parts.push(links);
+  if (stage !== "over") parts.push(playersChange(v));
   parts.push(el("nav", { class: "bar" },
     S.local.correcting ? null : nextStep(S, send),
-    after && !S.local.correcting ? button(t("Correct a gesture"), () => { S.local = { correcting: true }; S.render(); },
+    after && !S.local.correcting ? button(stage === "withdrawal" ? t("Correct a gesture") : t("Correct an entry"), () => { S.local = { correcting: true }; S.render(); },
       { "data-testid": "correct" }) : null,
     button(undoneOf(v.last_entry) ? keepNumbers(t("Undo: {what}", { what: undoneOf(v.last_entry) })) : t("Undo"), () => undo("entry"),
       { "data-testid": "undo", disabled: v.can_undo ? null : true }),
     // the last finished night, by its number (none on the first night)
-    v.nights ? button(keepNumbers(t("Undo night {n}", { n: v.nights })), () => { if (confirm(t("Take the last night back, journals and all?"))) undo("night"); },
+    v.nights ? button(keepNumbers(t("Undo night {n}", { n: v.nights })), () => { if (confirm(undoNightWarning(v))) undo("night"); },
       { class: "danger", "data-testid": "undo-night" }) : null));
   return parts;
+}
+
+// What "Undo night N" takes back, said before it is done (it cannot be undone), and
+// the smaller fix when one gesture or withdrawal was wrong: the rest of the night kept.
+function undoNightWarning(v) {
+  const n = v.nights;
+  const lines = [t("Back to night {n}'s draft? Everything entered since is taken back: night {n}'s gestures, withdrawals and calls, what the journals got from it, and anything entered after it.", { n })];
+  if (v.night === n && ["journals", "over"].includes(v.stage)) {
+    lines.push(t("To fix one gesture or withdrawal, cancel and tap “Correct an entry”: the rest of the night is kept."));
+  } else if (v.stage === "draft" && v.last_entry && v.last_entry.type === "next-night") {
+    lines.push(t("To fix one gesture or withdrawal of night {n}, cancel, tap “Undo: the start of night {m}”, then “Correct an entry”: the rest of the night is kept.", { n, m: v.night }));
+  }
+  return lines.join("\n\n");
+}
+
+// The set-up again with this table's players and deck (the free XP chosen again): at
+// the game's end, or when a player leaves or a friend joins (this game stays in
+// "Games in progress on this device").
+function newGame(v) {
+  const custom = v.deck.name === "custom";
+  localStorage.setItem("darkcity:table:setup", JSON.stringify({
+    players: v.players.slice(), deck: custom ? "basic" : v.deck.name, custom,
+    cards: custom ? v.deck.cards.map((c) => c.key) : [], free: {} }));
+  location.href = "/table";
+}
+
+// The players are set for a game (the deck and the journals are drawn for them): a
+// player who leaves or a friend who arrives means a new game, which the page says.
+function playersChange(v) {
+  const box = el("details", { class: "panel", "data-testid": "players-change", open: S.playersOpen ? true : null },
+    el("summary", { text: t("A player leaves, or a friend joins?") }),
+    el("p", { text: t("The players are fixed for a game: the deck and the journals are for these {n}. Finish this game, or set up a new one with the players changed; this one stays under “Games in progress on this device”.", { n: v.players.length }) }),
+    button(t("New game, players changed"), () => newGame(v), { "data-testid": "new-game-changed" }));
+  box.addEventListener("toggle", () => { S.playersOpen = box.open; });  // across re-draws
+  return box;
 }
 
 // On a laptop the night's story and the call (or the night's outcome) side by side; on
@@ -208,13 +250,7 @@ function nextStep(S, send) {
       { class: "primary", "data-testid": "next-night", "data-focus": `next:${v.night}` });
   }
   if (v.stage !== "over") return null;
-  return button(t("New game with these players"), () => {
-    const custom = v.deck.name === "custom";
-    localStorage.setItem("darkcity:table:setup", JSON.stringify({
-      players: v.players.slice(), deck: custom ? "basic" : v.deck.name, custom,
-      cards: custom ? v.deck.cards.map((c) => c.key) : [], free: {} }));
-    location.href = "/table";
-  }, { class: "primary", "data-testid": "new-game" });
+  return button(t("New game with these players"), () => newGame(v), { class: "primary", "data-testid": "new-game" });
 }
 
 // On a phone the night's story grows above the call: at each new call, the page scrolls

@@ -13,6 +13,24 @@ function summary(v, p) {
   return s;
 }
 
+// After Phase 3, a player's withdrawal entered again: stayed, fled, or a Hunter's one
+// bolt lowered (the same choices as the withdrawals' list); the one entered is pressed.
+function withdrawalRow(v, p, send) {
+  const w = v.withdrawals[p];
+  const g = v.gestures[p] || { targets: [] };
+  const put = (withdrawal) => send({ type: "withdrawal", player: p, withdrawal });
+  const opt = (label, withdrawal, on, id) => button(label, () => put(withdrawal),
+    { class: "small", "aria-pressed": on ? "true" : "false", "data-testid": `correct-wd-${p}-${id}` });
+  const opts = [opt(t("Stayed"), false, w === undefined || w === null || w === false, "stay"),
+    opt(t("{player} fled", { player: p }), true, w === true, "fled")];
+  if (g.shows === "hunter" && g.targets.length === 2) {
+    g.targets.forEach((x, i) => opts.push(opt(t("lowers the bolt at {target}", { target: x }), [i],
+      Array.isArray(w) && w.includes(i), `bolt-${i}`)));
+  }
+  return el("div", { "data-testid": "correct-withdrawal" },
+    el("p", { class: "dim", text: t("Phase 3, the withdrawal:") }), el("div", { class: "chips" }, opts));
+}
+
 // ``correcting``: after the reveal, a gesture entered wrong is entered again (the Mayor
 // taps the player first); ``cancel`` leaves without a change.
 export function revealPanel(S, send, { correcting = false, cancel = null } = {}) {
@@ -32,9 +50,15 @@ export function revealPanel(S, send, { correcting = false, cancel = null } = {})
     v.gesturing.map((q) => button(summary(v, q), () => {
       local.player = q; local.auto = false; local.shows = null; local.targets = []; local.seeks = null; S.render();
     }, { class: `chip small ${q === p ? "cur" : ""} ${v.gestures[q] ? "done" : ""}`, "data-testid": `who-${q}` })));
+  // once Phase 3 is over, a withdrawal is corrected here too, and a card at a call is
+  // said to be undone (the calls after it are entered again)
+  const late = correcting && ["resolution", "journals", "over"].includes(v.stage);
   const box = el("section", { class: "panel", "data-testid": correcting ? "panel-correct" : "panel-reveal" },
-    el("h2", { text: correcting ? t("Correct a gesture") : t("Phase 2: what everyone shows") }),
-    correcting ? el("p", { class: "dim", text: t("Tap the player whose gesture was entered wrong, then enter what they showed. Everything entered after it is kept while it still holds.") }) : null,
+    el("h2", { text: late ? t("Correct an entry") : correcting ? t("Correct a gesture") : t("Phase 2: what everyone shows") }),
+    // said until a player is tapped: then what is asked comes up on a phone's screen
+    late && !local.player ? el("p", { class: "dim", text: t("Tap the player whose gesture or withdrawal was entered wrong, then enter it again. Everything entered after it is kept while it still holds.") })
+      : correcting && !local.player ? el("p", { class: "dim", text: t("Tap the player whose gesture was entered wrong, then enter what they showed. Everything entered after it is kept while it still holds.") }) : null,
+    late && !local.player ? el("p", { class: "dim", "data-testid": "correct-card", text: t("A card entered wrong at a call: Undo back to that call (its button names the step), then enter the calls again.") }) : null,
     chips);
   const commit = (extra) => {
     const entry = { type: "gesture", player: p, shows: local.shows, ...extra };
@@ -46,6 +70,9 @@ export function revealPanel(S, send, { correcting = false, cancel = null } = {})
   if (!p && correcting) focusFirst(chips, "correct:who");
   if (p) {
     box.append(el("p", { class: "big", "data-testid": "reveal-current", text: p }));
+    if (correcting && ["resolution", "journals", "over"].includes(v.stage) && !local.shows) {
+      box.append(withdrawalRow(v, p, send));
+    }
     if (!local.shows) {
       box.append(el("p", { class: "dim", text: t("The gesture it shows:") }),
         asked(el("div", { class: "grid" }, v.showable.map((r) => button(role(r), () => {

@@ -1,0 +1,147 @@
+"""The Mayor's mistakes and mishaps at a real table, on a phone (375x667), in pt_BR.
+
+A withdrawal entered wrong and noticed once the night is resolved is corrected in one
+tap, the calls kept; "Undo night N" says what it takes back before it does, and the
+smaller fix; a player who leaves or a friend who arrives is told what to do.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("playwright")
+
+from playwright.sync_api import expect  # noqa: E402
+
+from ..test_server_process import Server  # noqa: E402
+from .test_companion_review import PLAYERS, bar_lines, enter, new_table, on_screen  # noqa: E402
+
+CORRECT = re.compile(r"/api/tables/\w+/correct")
+
+
+def phone_pt(browser: Any) -> Any:
+    return browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True,
+                               locale="pt-BR").new_page()
+
+
+def a_resolved_night(base: str, code: str, token: str) -> dict[str, Any]:
+    """Ana's Vampire attacks Bia, who is entered as fled; the night resolved."""
+    for e in ({"type": "drafted"}, {"type": "counted"},
+              {"type": "gesture", "player": "Ana", "shows": "vampire", "targets": ["Bia"]},
+              {"type": "gesture", "player": "Bia", "shows": "priest"},
+              {"type": "gesture", "player": "Caio", "shows": "priest"},
+              {"type": "gesture", "player": "Duda", "shows": "werewolf", "targets": ["Caio"]},
+              {"type": "revealed"}, {"type": "withdrawal", "player": "Bia", "withdrawal": True},
+              {"type": "withdrawn"}):
+        enter(base, code, token, e)
+    head = {"X-Table-Token": token}
+    while (v := httpx.get(f"{base}/api/tables/{code}", headers=head, timeout=10).json()
+           )["stage"] == "resolution":
+        q = v["question"]
+        enter(base, code, token, {"type": "call", "step": q["step"], "cards": {
+            p: {"role": q["role"], "edition": "basic"} for p in q["chosen"]}})
+    assert v["stage"] == "journals"
+    return v
+
+
+def test_a_withdrawal_entered_wrong_is_corrected_once_the_night_is_resolved(
+        browser: Any, table_server: Server) -> None:
+    """"Bia did not flee": noticed at the night's end, the Mayor taps Bia under
+    "Corrigir registro" and "Ficou"; the calls are kept and the night is resolved
+    again (Bia stayed in the confrontation). Before, only a gesture could be corrected
+    and the Mayor undid every call back to the end of Phase 3."""
+    t = new_table(table_server.base)
+    base, code, token = table_server.base, t["code"], t["token"]
+    before = a_resolved_night(base, code, token)
+    assert before["result"]["players"]["Bia"]["fate"] == "withdrawn"
+    page = phone_pt(browser)
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    correct = page.get_by_test_id("correct")
+    expect(correct).to_have_text("Corrigir registro")
+    assert bar_lines(page) <= 2  # four buttons in the bar at the night's end
+    correct.tap()
+    panel = page.get_by_test_id("panel-correct")
+    expect(panel.locator("h2")).to_have_text("Corrigir registro")
+    # a card entered wrong at a call is said to be undone back to that call
+    expect(page.get_by_test_id("correct-card")).to_contain_text("Desfazer")
+    page.get_by_test_id("who-Bia").tap()
+    # what is asked comes up on the phone's screen, the explanations gone
+    expect(page.get_by_test_id("correct-card")).to_have_count(0)
+    assert on_screen(page, "correct-wd-Bia-stay")
+    fled = page.get_by_test_id("correct-wd-Bia-fled")
+    expect(fled).to_have_attribute("aria-pressed", "true")
+    expect(fled).to_have_text("Bia desistiu")
+    with page.expect_response(CORRECT) as r:
+        page.get_by_test_id("correct-wd-Bia-stay").tap()
+    assert r.value.status == 200 and r.value.json()["dropped"] == 0, r.value.text()
+    expect(page.get_by_test_id("toast").last).to_have_text(
+        "Corrigida: a desistência de Bia; tudo o que foi registrado depois continua valendo.")
+    after = httpx.get(f"{base}/api/tables/{code}", headers={"X-Table-Token": token},
+                      timeout=10).json()
+    assert after["stage"] == "journals" and "Bia" not in after["withdrawals"]
+    assert after["result"]["players"]["Bia"]["fate"] != "withdrawn", after["result"]["players"]
+    assert page.get_by_test_id("panel-correct").count() == 0
+    page.context.close()
+
+
+def test_undo_night_says_what_it_takes_back_and_the_smaller_fix(
+        browser: Any, table_server: Server) -> None:
+    """Undo night 1 cannot be undone: its question says the table goes back to night
+    1's draft and what is lost, and how to fix one entry instead (at the night's end:
+    Correct an entry; at the next draft: Undo the start of night 2 first). Cancelled,
+    nothing changes."""
+    t = new_table(table_server.base)
+    base, code, token = table_server.base, t["code"], t["token"]
+    a_resolved_night(base, code, token)
+    page = phone_pt(browser)
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", answer)
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    page.get_by_test_id("undo-night").tap()
+    expect(page.get_by_test_id("panel-journals")).to_be_visible()
+    assert len(asked) == 1
+    assert asked[0].startswith("Voltar à escolha das cartas da noite 1?"), asked[0]
+    assert "os gestos, as desistências e os passos da noite 1" in asked[0]
+    assert "“Corrigir registro”" in asked[0], asked[0]
+    enter(base, code, token, {"type": "next-night"})
+    page.get_by_test_id("panel-draft").wait_for()
+    page.get_by_test_id("undo-night").tap()
+    expect(page.get_by_test_id("panel-draft")).to_be_visible()
+    assert len(asked) == 2 and "“Desfazer: início da noite 2”" in asked[1], asked[1]
+    v = httpx.get(f"{base}/api/tables/{code}", headers={"X-Table-Token": token},
+                  timeout=10).json()
+    assert v["night"] == 2 and v["nights"] == 1 and v["stage"] == "draft"  # cancelled
+    page.context.close()
+
+
+def test_a_player_who_leaves_or_a_friend_who_joins_is_told_what_to_do(
+        browser: Any, table_server: Server) -> None:
+    """The players are set for a game (the deck and the journals are drawn for them):
+    mid-game the Mayor's page says so and sets up a new game with the same players to
+    change, while this one stays among the games in progress."""
+    t = new_table(table_server.base)
+    base, code, token = table_server.base, t["code"], t["token"]
+    enter(base, code, token, {"type": "drafted"})
+    page = phone_pt(browser)
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    box = page.get_by_test_id("players-change")
+    box.locator("summary").tap()
+    expect(box).to_contain_text("Alguém saiu da mesa ou chegou mais gente?")
+    expect(box).to_contain_text("para estes 4")
+    page.get_by_test_id("new-game-changed").tap()
+    page.get_by_test_id("panel-setup").wait_for()
+    names = [page.get_by_test_id(f"seat-{i}").input_value() for i in range(len(PLAYERS))]
+    assert names == PLAYERS
+    page.get_by_test_id("add-player").tap()  # the friend who arrived
+    expect(page.get_by_test_id(f"seat-{len(PLAYERS)}")).to_be_visible()
+    expect(page.get_by_test_id(f"resume-{code}")).to_be_visible()  # not lost
+    page.context.close()
