@@ -224,6 +224,9 @@ class Room:
     shown_dp: int = -1  # the decision point readers have been shown
     bot_due: dict[str, float] = field(default_factory=dict)
     away: dict[int, float] = field(default_factory=dict)  # member -> gone since
+    # member -> the nights of the decisions a bot made for them while away (told once,
+    # in their next welcome: the page says what the table did without them)
+    played_away: dict[int, list[int]] = field(default_factory=dict)
     conns: set[Conn] = field(default_factory=set)
     notices: list[dict[str, Any]] = field(default_factory=list)
     robots: dict[tuple[str, str], Bot] = field(default_factory=dict)
@@ -502,7 +505,7 @@ class Room:
         game = self.game
         assert game is not None
         doc = decision_to_dict(d)
-        decided = len(game.log)
+        decided, night = len(game.log), game.night  # (0: before the first night)
         game.apply(d)  # in memory only, until stored: nobody is shown anything before
         try:  # the decision and the room's next deadline (or its end): one transaction
             self.storage.append_decision(self.code, self.seq, doc, source,
@@ -512,6 +515,10 @@ class Room:
             raise
         self.history.append(doc)
         self.seq += 1
+        if source == "away" and d.player in self.players:
+            m = self.seated().get(self.players.index(d.player))
+            if m is not None:
+                self.played_away.setdefault(m.id, []).append(night)
         if ack is not None:  # stored first, then acknowledged with what is shown next
             ack(self.seq)
             self._urgent = True
@@ -873,6 +880,8 @@ class Room:
         # in a game, your view of it (the ``state`` a connection's first message holds)
         welcome = {**self.welcome(conn), "lobby": self.lobby_public(),
                    "lines": self.chat[-50:]}
+        if member is not None and member.id in self.played_away:
+            welcome["played_away"] = self.played_away.pop(member.id)
         state = self.state_message(conn)
         if state is not None:
             welcome["state"] = state

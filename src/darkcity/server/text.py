@@ -276,6 +276,14 @@ UI: Final = (
     _("Your turn: {prompt}"),
     _("Choose the role to show first; its targets come next."),
     _("step {step}"),
+    _("The game went on while you were away"),
+    _("A bot played for you meanwhile:"),
+    _("Before the first night: your free XP"),
+    _("Night {n}: under way, on the table"),
+    _("card: {role}"),
+    _("gesture: {gesture}"),
+    _("What each night did is in its story, below. From now on you decide again."),
+    _("Got it"),
 )
 
 GOALS: Final[dict[Role, str]] = {r: CAST[r].goals for r in Role}  # cast.py marks them

@@ -94,6 +94,7 @@ function onMessage(m) {
     case "welcome":  // it carries the chat's last lines and, in a game, the first state
       S.member = m.member; S.online = true; S.lost = false; S.retry = 0;
       if (m.lines) S.chat = m.lines;
+      if (m.played_away) S.back = [...(S.back || []), ...m.played_away];  // (js/back.js)
       if (m.state) newState(m.state);
       break;
     case "pong": S.offset = m.server_time - (m.t + Date.now() / 1000) / 2; break;

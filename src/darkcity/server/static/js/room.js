@@ -16,6 +16,7 @@ import { awayPanel, leavePanel } from "./away.js";
 import { helpButton, helpDialog } from "./help.js";
 import { attention } from "./attention.js";
 import { nowShowing } from "./clock.js";
+import { backPanel } from "./back.js";
 
 // Who the reader is at this table: their name, and their card once they hold one.
 function whoAmI() {
@@ -118,6 +119,7 @@ function gameView() {
   const over = V.phase === "over" && !telling();  // the last night is told first
   return el("div", { class: "gamepage" },
     over ? endPanel() : null,
+    backPanel(),
     el("div", { class: "game" },
       el("div", { class: "tablewrap" }, gameCircle(center), r ? whoWhom(V, r.gestures, r.withdrawals, r.caption, r.cards) : null),
       el("div", { class: "panels" }, panels(V))));

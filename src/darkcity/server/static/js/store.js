@@ -12,7 +12,7 @@ export const S = {
   before: new Map(),  // name -> journal before the newest night (until its XP line)
   removed: null, barOpen: false,  // what the host's removing this seat said (shown until the page is left)
   openNights: new Set(), fresh: true, retry: 0, sound: false, standingBefore: null, countOf: null,
-  nowAfter: false, chose: null,  // "Now!" held over the reveal (clock.js); the decision this page sent
+  nowAfter: false, chose: null, back: null,  // "Now!" held over the reveal (clock.js); the decision this page sent; the nights a bot played for this seat (back.js)
 };
 
 const subscribers = [];

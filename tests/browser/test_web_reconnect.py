@@ -1,0 +1,90 @@
+"""Losing the table and finding it again, on a friend's phone (375x667, touch).
+
+A friend whose connection drops while the game goes on comes back to the same seat, and
+the page says that a bot played for them meanwhile and what it did each night (the
+server's welcome lists the nights of those decisions, ``played_away``).
+
+The other seats are bots of the room, thinking a short while so that the nights played
+while Ana is away take a few seconds, not the whole game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright")
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+from playwright.sync_api import expect
+from websockets.sync.client import connect
+
+from darkcity.server.testing import create_room, unfold
+
+from ..test_server_process import Server
+from .test_web_play import add_bots, ws_url
+from .test_web_review import Link
+
+
+def phone(browser: Any, locale: str) -> Any:
+    return browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True,
+                               is_mobile=True, locale=locale).new_page()
+
+
+def spectators_view(server: Server, code: str) -> dict[str, Any]:
+    """The game as a spectator's first state shows it (none while the Mayor counts)."""
+    end = time.monotonic() + 20
+    while time.monotonic() < end:
+        with connect(ws_url(server, code)) as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            with contextlib.suppress(TimeoutError):
+                for m in unfold(json.loads(ws.recv(timeout=5))):
+                    if m["type"] == "state":
+                        view: dict[str, Any] = m["view"]
+                        return view
+        time.sleep(0.3)
+    raise AssertionError("no state")
+
+
+def test_back_at_the_table_a_friend_is_told_what_a_bot_played_for_them(
+        browser: Any, server: Server) -> None:
+    room = create_room(server.base, "Ana", players=4, decide_s=120, grace_s=1, beat_s=0.2,
+                       bot_delay_s=0.4, lang="pt")
+    page = phone(browser, "pt-BR")
+    link = Link(page)
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector("[data-testid=copy-invite]")  # in the lobby, then the game
+    add_bots(server, room["code"], room["token"], range(1, 4), start=True)
+    page.wait_for_selector("[data-testid=choice-0]")  # the free XP, Ana's to choose
+    assert page.locator("[data-testid=back-panel]").count() == 0
+    link.cut()  # the phone loses the network; a bot plays her seat after a second
+    page.wait_for_selector("[data-testid=connection-lost]")
+    end = time.monotonic() + 60
+    while spectators_view(server, room["code"])["night"] < 2 and time.monotonic() < end:
+        time.sleep(0.5)
+    link.down = False
+    # (a click in the page: the table plays on around it, redrawn as the bots decide)
+    page.evaluate("() => document.querySelector('[data-testid=reconnect]')?.click()")
+    page.wait_for_selector("[data-testid=connection-lost]", state="detached")
+    back = page.get_by_test_id("back-panel")
+    expect(back).to_contain_text("A partida continuou enquanto você estava fora")
+    lines = back.locator("li").all_inner_texts()
+    assert lines[0] == "Antes da primeira noite: seu XP grátis", lines
+    # the night played for her: her card, her gesture and her fate, from the view
+    assert lines[1].startswith("Noite 1 · carta: "), lines
+    assert page.get_by_test_id("whoami").inner_text().startswith("Ana")  # the same seat
+    box = back.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375, box
+    page.evaluate("() => document.querySelector('[data-testid=back-ok]').click()")
+    expect(back).to_have_count(0)
+    page.reload()  # told once: a later connection says nothing more
+    page.wait_for_selector("[data-testid=phase]")
+    expect(page.get_by_test_id("whoami")).to_contain_text("Ana")
+    assert page.locator("[data-testid=back-panel]").count() == 0
+    page.context.close()
+
