@@ -145,3 +145,55 @@ def test_a_player_who_leaves_or_a_friend_who_joins_is_told_what_to_do(
     expect(page.get_by_test_id(f"seat-{len(PLAYERS)}")).to_be_visible()
     expect(page.get_by_test_id(f"resume-{code}")).to_be_visible()  # not lost
     page.context.close()
+
+
+def test_a_creatures_target_is_asked_the_cards_gender_in_few_words(
+        browser: Any, table_server: Server) -> None:
+    """An 8-player game with the special cast, at the Creature's call (step 8): the card
+    of the player proposed to is known but for its gender, and its buttons say the role
+    and the gender ("Vampiro (feminino)", two lines at most); they read "Vampiro (avançada,
+    feminino)" on three lines of a phone beside "Vampiro (avançada, masculino)", the
+    difference hard to see."""
+    players = ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana"]
+    r = httpx.post(f"{table_server.base}/api/tables", json={
+        "players": players, "deck": "creature-mummy-6", "lang": "pt_BR",
+        "free_xp": dict.fromkeys(players, "vampire")}, timeout=10)
+    r.raise_for_status()
+    base, code, token = table_server.base, r.json()["code"], r.json()["token"]
+    for e in ({"type": "drafted"}, {"type": "counted"},
+              {"type": "gesture", "player": "Ana", "shows": "creature", "targets": ["Bia"],
+               "seeks": "feminine"},
+              {"type": "gesture", "player": "Bia", "shows": "vampire", "targets": ["Duda"]},
+              {"type": "gesture", "player": "Caio", "shows": "werewolf", "targets": ["Enzo"]},
+              {"type": "gesture", "player": "Duda", "shows": "mummy"},
+              {"type": "gesture", "player": "Enzo", "shows": "hunter", "targets": ["Gil", "Hana"]},
+              {"type": "gesture", "player": "Fred", "shows": "voodooist", "kind": "werewolf"},
+              {"type": "gesture", "player": "Gil", "shows": "zombie", "targets": ["Hana"]},
+              {"type": "gesture", "player": "Hana", "shows": "vampire", "targets": ["Caio"]},
+              {"type": "revealed"}, {"type": "withdrawn"}):
+        enter(base, code, token, e)
+    head = {"X-Table-Token": token}
+    while (v := httpx.get(f"{base}/api/tables/{code}", headers=head, timeout=10).json()
+           )["question"]["step"] != "8":
+        q = v["question"]
+        zombies = {z: c["aimed"] for z, c in q["zombies"].items()}
+        enter(base, code, token, {"type": "call", "step": q["step"], "zombies": zombies,
+                                  "cards": {p: {"role": q["role"], "edition": "advanced"}
+                                            for p in q["chosen"]}})
+    assert v["question"]["asked"] == ["Bia"], v["question"]
+    page = phone_pt(browser)
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    fem = page.get_by_test_id("card-Bia-vampire-advanced-feminine")
+    expect(fem).to_have_text("Vampiro (feminino)")
+    expect(page.get_by_test_id("card-Bia-vampire-advanced-masculine")).to_have_text(
+        "Vampiro (masculino)")
+    # two lines at most in a phone's half-width cell (the label took three)
+    lines = page.evaluate("""() => [...document.querySelectorAll('[data-testid^=card-Bia-]')]
+        .map((b) => { const r = document.createRange(); r.selectNodeContents(b);
+                      return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; })""")
+    assert max(lines) <= 2, lines
+    fem.tap()
+    with page.expect_response(re.compile(r"/api/tables/\w+/entries")) as resp:
+        page.get_by_test_id("call-next").tap()
+    assert resp.value.status == 200, resp.value.text()
+    page.context.close()

@@ -2,7 +2,7 @@
 // who turns the card over (and which card, when the deck holds two that fit), each
 // called Zombie's last choice, and the app narrates the step before the next call.
 import { el, button, focusFirst } from "./dom.js";
-import { t, callOf, edition, cardLabel, role } from "./i18n.js";
+import { t, callOf, edition, cardLabel, role, gender } from "./i18n.js";
 import { say } from "./speech.js";
 
 // After a card is tapped, Next (and the card the answer told, said above it) may have
@@ -118,7 +118,13 @@ export function resolvePanel(S, send) {
     box.append(el("p", { text: t("{player}'s card:", { player: p }) }),
       el("div", { class: "grid" }, choices.map((c) => {
         const sameRole = choices.every((x) => x.role === choices[0].role);
-        const label = withGender ? cardLabel(c) : sameRole ? edition(c.edition) : cardLabel({ ...c, gender: null });
+        // the Creature's target: when role and edition are known, the gender alone is asked,
+        // and the buttons say the role and the gender ("Zombie (feminine)"); they read
+        // "Zombie (advanced, feminine)" beside "Zombie (advanced, masculine)", three lines
+        // each on a phone, the one word that differs lost among the rest
+        const sameCard = sameRole && choices.every((x) => x.edition === choices[0].edition);
+        const label = withGender ? (sameCard && c.gender ? `${role(c.role)} (${gender(c.gender)})` : cardLabel(c))
+          : sameRole ? edition(c.edition) : cardLabel({ ...c, gender: null });
         const cur = st.pick[p];
         const on = cur && cur.role === c.role && cur.edition === c.edition && (!withGender || cur.gender === c.gender);
         return button(label, () => { st.pick[p] = c; delete st.auto[p]; S.render(); nextInSight(); },
