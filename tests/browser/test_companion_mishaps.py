@@ -189,8 +189,11 @@ def test_a_creatures_target_is_asked_the_cards_gender_in_few_words(
         "Vampiro (masculino)")
     # two lines at most in a phone's half-width cell (the label took three)
     lines = page.evaluate("""() => [...document.querySelectorAll('[data-testid^=card-Bia-]')]
-        .map((b) => { const r = document.createRange(); r.selectNodeContents(b);
-                      return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; })""")
+        .map((b) => {
+            const r = document.createRange();
+            r.selectNodeContents(b);
+            return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
+        })""")
     assert max(lines) <= 2, lines
     fem.tap()
     with page.expect_response(re.compile(r"/api/tables/\w+/entries")) as resp:
