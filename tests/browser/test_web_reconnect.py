@@ -2,7 +2,9 @@
 
 A friend whose connection drops while the game goes on comes back to the same seat, and
 the page says that a bot played for them meanwhile and what it did each night (the
-server's welcome lists the nights of those decisions, ``played_away``).
+server's welcome lists the nights of those decisions, ``played_away``). A connection the
+browser still calls open but that carries nothing (a phone out of its Wi-Fi, asleep) is
+found by its unanswered ping when the network comes back, and said in the banner.
 
 The other seats are bots of the room, thinking a short while so that the nights played
 while Ana is away take a few seconds, not the whole game.
@@ -88,3 +90,46 @@ def test_back_at_the_table_a_friend_is_told_what_a_bot_played_for_them(
     assert page.locator("[data-testid=back-panel]").count() == 0
     page.context.close()
 
+
+class Hole:
+    """The page's WebSocket through Playwright's route, forwarded by hand both ways until
+    it is made silent: the browser still calls it open while nothing goes through, as a
+    phone's socket does when it walks out of its Wi-Fi."""
+
+    def __init__(self, page: Any) -> None:
+        self.silent: set[int] = set()
+        self.open: list[Any] = []
+        page.route_web_socket("**/ws/**", self.handle)
+
+    def handle(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        key = len(self.open)
+        self.open.append(ws)
+        ws.on_message(lambda m: None if key in self.silent else server.send(m))
+        server.on_message(lambda m: None if key in self.silent else ws.send(m))
+
+    def cut(self) -> None:
+        self.silent |= set(range(len(self.open)))
+
+
+def test_a_silent_connection_is_found_when_the_network_comes_back(
+        browser: Any, server: Server) -> None:
+    room = create_room(server.base, "Ana", players=4, decide_s=120, lang="en")
+    add_bots(server, room["code"], room["token"], range(1, 4), start=True)
+    page = phone(browser, "en-US")
+    hole = Hole(page)
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector("[data-testid=choice-0]")
+    hole.cut()
+    page.context.set_offline(True)
+    page.context.set_offline(False)  # the network is back: the page asks at once
+    # its ping is not answered: the connection is said lost within seconds (without the
+    # check the page said "connected" until the socket's 15 s ping, and then did nothing)
+    expect(page.get_by_test_id("connection-lost")).to_be_visible(timeout=10_000)
+    # ... and the page finds the table again by itself, through a new socket
+    expect(page.get_by_test_id("connection-lost")).to_have_count(0, timeout=10_000)
+    expect(page.locator(".dot.on")).to_have_count(1)
+    page.tap("[data-testid=choice-0]")
+    expect(page.locator("[data-testid=decide] h2")).not_to_have_text(
+        "Write your free XP in one row")
+    page.context.close()

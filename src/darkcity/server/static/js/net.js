@@ -21,6 +21,7 @@ export function connect() {
   const ws = new WebSocket(`${proto}://${location.host}/ws/${S.code}?lang=${S.lang}`);
   S.ws = ws;
   S.attempts += 1;
+  clearTimeout(silent); silent = null;
   ws.onopen = () => {
     S.history = [];
     S.fresh = true;  // the first state of a connection is shown, not told again
@@ -29,23 +30,61 @@ export function connect() {
   };
   ws.binaryType = "arraybuffer";  // the server sends UTF-8 JSON in binary frames
   ws.onmessage = (ev) => {
+    if (S.ws === ws) { clearTimeout(silent); silent = null; }  // it is alive
     let m;
     try { m = JSON.parse(typeof ev.data === "string" ? ev.data : utf8.decode(ev.data)); } catch { return; }
     onMessage(m);
   };
-  ws.onclose = () => {
-    if (S.ws !== ws) return;
-    S.online = false;
-    if (!S.fatal) S.lost = true;  // said on the page until a welcome comes again
-    update();
-    if (S.fatal) return;
-    // 1 s, 2 s, 4 s ... 15 s: a server that is down is not hammered.
-    const wait = Math.min(15000, 1000 * 2 ** Math.min(4, S.retry || 0));
-    S.retry = (S.retry || 0) + 1;
-    clearTimeout(timer);
-    timer = setTimeout(connect, wait);
-  };
+  ws.onclose = () => dropped(ws);
 }
+
+// The socket is gone (closed, or silent past its ping): said on the page, and tried
+// again after a pause that grows.
+function dropped(ws) {
+  if (S.ws !== ws) return;
+  clearTimeout(silent); silent = null;
+  S.online = false;
+  if (!S.fatal) S.lost = true;  // said on the page until a welcome comes again
+  update();
+  if (S.fatal) return;
+  // 1 s, 2 s, 4 s ... 15 s: a server that is down is not hammered.
+  const wait = Math.min(15000, 1000 * 2 ** Math.min(4, S.retry || 0));
+  S.retry = (S.retry || 0) + 1;
+  clearTimeout(timer);
+  timer = setTimeout(connect, wait);
+}
+
+// A phone that walks out of its Wi-Fi, or sleeps with the page open, keeps a socket the
+// browser still calls open while nothing goes through either way: the page said
+// "connected" over a table that had moved on. A ping unanswered for PING_WAIT ms (the
+// server answers at once) is a lost connection; one is sent when the network comes
+// back and when the page is shown again, so the page knows within seconds.
+const PING_WAIT = 6000;
+let silent = null;
+
+function lost() {
+  silent = null;
+  const ws = S.ws;
+  if (!ws || ws.readyState !== 1) return;
+  ws.onclose = null;
+  ws.close();
+  dropped(ws);
+  S.ws = null;
+}
+
+// Back on the network, or the page shown again: ask now (a closed socket is not left
+// to its pause of up to 15 s).
+function check() {
+  if (!S.code || S.fatal) return;
+  const ws = S.ws;
+  if (ws && ws.readyState === 1) { clearTimeout(silent); silent = null; ping(); return; }
+  if (ws && ws.readyState === 0) return;  // an attempt under way
+  clearTimeout(timer);
+  S.retry = 0;
+  connect();
+}
+window.addEventListener("online", check);
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") check(); });
 
 // A new connection in another language (the old one is closed by us, not lost).
 export function reconnect() {
@@ -61,7 +100,9 @@ export function send(obj) {
   if (S.ws && S.ws.readyState === 1) { S.ws.send(JSON.stringify(obj)); return true; }
   return false;
 }
-export function ping() { send({ type: "ping", t: Date.now() / 1000 }); }
+export function ping() {
+  if (send({ type: "ping", t: Date.now() / 1000 }) && !silent) silent = setTimeout(lost, PING_WAIT);
+}
 setInterval(() => { if (S.code && !S.fatal) ping(); }, 15000);
 
 export async function post(url, body) {
