@@ -89,3 +89,24 @@ def test_the_mayors_screen_stays_on_through_the_night(browser: Any,
     assert wake(phone_page)["asked"] == 0
     phone_page.context.close()
     page.context.close()
+
+
+def test_the_screen_is_left_to_the_phone_once_the_game_is_over(browser: Any,
+                                                               server: Server) -> None:
+    # A whole game played by bots (Ana, the host, never opens the page: a bot plays her
+    # seat after a second), watched from a phone: the lock is held while it is under
+    # way and released at its end, as the end screen comes (the phone dims and locks
+    # as its settings say again).
+    room = create_room(server.base, "Ana", players=4, decide_s=60, beat_s=0.1, grace_s=1,
+                       bot_delay_s=0.1, lang="en")
+    add_bots(server, room["code"], room["token"], range(1, 4), start=True)
+    page = phone(browser)
+    page.add_init_script(FAKE)
+    page.goto(f"{server.base}/r/{room['code']}")
+    page.wait_for_function("() => window.wake.held")
+    assert wake(page)["released"] == 0
+    page.get_by_test_id("victory").wait_for(timeout=120_000)
+    page.wait_for_function("() => !window.wake.held")
+    assert wake(page)["released"] == 1  # released by the page, once
+    assert page.get_attribute("[data-testid=phase]", "data-phase") == "over"
+    page.context.close()
