@@ -18,7 +18,14 @@ pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
 from ..test_server_process import Server  # noqa: E402
-from .test_companion_review import PLAYERS, bar_lines, enter, new_table, on_screen  # noqa: E402
+from .test_companion_review import (  # noqa: E402
+    PLAYERS,
+    bar_lines,
+    enter,
+    new_table,
+    on_screen,
+    stage,
+)
 
 CORRECT = re.compile(r"/api/tables/\w+/correct")
 
@@ -199,4 +206,29 @@ def test_a_creatures_target_is_asked_the_cards_gender_in_few_words(
     with page.expect_response(re.compile(r"/api/tables/\w+/entries")) as resp:
         page.get_by_test_id("call-next").tap()
     assert resp.value.status == 200, resp.value.text()
+    page.context.close()
+
+
+def test_a_count_that_did_not_reach_the_server_is_not_counted_again(
+        browser: Any, table_server: Server) -> None:
+    """The network drops during "1, 2, 3, now!": the table has made its gestures, but the
+    count's entry is not stored. The page says so and goes on without counting again
+    (it offered the count alone, and the players would have gestured twice)."""
+    t = new_table(table_server.base)
+    base, code, token = table_server.base, t["code"], t["token"]
+    enter(base, code, token, {"type": "drafted"})
+    page = phone_pt(browser)
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    page.get_by_test_id("count-start").wait_for()
+    page.route("**/api/tables/**", lambda route: route.abort())
+    page.get_by_test_id("count-start").tap()
+    expect(page.get_by_test_id("count-unsaved")).to_contain_text("não chegou ao servidor",
+                                                                 timeout=15000)
+    expect(page.get_by_test_id("toast").last).to_contain_text("não foi salvo")
+    assert stage(base, code, token) == "count"  # nothing stored
+    page.unroute("**/api/tables/**")
+    page.get_by_test_id("offline").wait_for(state="detached")
+    page.get_by_test_id("count-saved").tap()
+    page.get_by_test_id("panel-reveal").wait_for()
+    assert stage(base, code, token) == "reveal"
     page.context.close()

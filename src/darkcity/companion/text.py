@@ -82,6 +82,10 @@ UI: Final = (
     _("A card entered wrong at a call: Undo back to that call (its button names the step), "
       "then enter the calls again."),
     _("Phase 3, the withdrawal:"),
+    _("The count was done, but it did not reach the server. Everyone has made their gesture: "
+      "go on without counting again."),
+    _("Counted: enter the gestures"),
+    _("Count again"),
     _("Back to night {n}'s draft? Everything entered since is taken back: night {n}'s "
       "gestures, withdrawals and calls, what the journals got from it, and anything entered "
       "after it."),

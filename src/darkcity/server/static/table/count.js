@@ -43,10 +43,25 @@ export function runCount(opts, done) {
 
 export function countPanel(S, send) {
   const opts = S.prefs;
+  const night = S.view.night;
+  const count = () => runCount(opts, () => {
+    S.local.counted = night;  // the count has run tonight, whether its entry is stored or not
+    send({ type: "counted" });
+  });
+  if (S.local.counted === night) {
+    // the count ran but its entry did not reach the server (the network, a restart): the
+    // table has made its gestures, so the Mayor goes on without counting again
+    return el("section", { class: "panel", "data-testid": "panel-count" },
+      el("h2", { text: t("Phase 2: the gestures") }),
+      el("p", { class: "warn", "data-testid": "count-unsaved", text: t("The count was done, but it did not reach the server. Everyone has made their gesture: go on without counting again.") }),
+      el("p", {}, button(t("Counted: enter the gestures"), () => send({ type: "counted" }),
+        { class: "primary", "data-testid": "count-saved", "data-focus": `count-saved:${night}` })),
+      el("p", {}, button(t("Count again"), () => { S.local.counted = null; S.render(); }, { class: "small", "data-testid": "count-again" })));
+  }
   const go = button(t("Count: 1, 2, 3, now!"), () => {
     go.disabled = true;
-    runCount(opts, () => send({ type: "counted" }));
-  }, { class: "primary", "data-testid": "count-start", "data-focus": `count:${S.view.night}` });
+    count();
+  }, { class: "primary", "data-testid": "count-start", "data-focus": `count:${night}` });
   const toggle = (key, label) => button(label, () => {
     opts[key] = !opts[key];
     localStorage.setItem("darkcity:table:prefs", JSON.stringify(opts));
