@@ -166,6 +166,28 @@ def test_a_seat_is_one_phone_and_the_record_keeps_the_secret(api: TestClient) ->
     assert replay_table(record).ok
 
 
+def test_a_phone_gives_back_a_seat_taken_by_mistake(api: TestClient) -> None:
+    """Bia's phone tapped "Fred": it gives the seat back itself, and Fred's own phone
+    takes it, without the Mayor freeing every phone's seat."""
+    code, mayor = new_table(api)
+    wrong = {"X-Table-Token": api.post(f"/api/tables/{code}/seat",
+                                       json={"player": "Fred"}).json()["token"]}
+    caio = {"X-Table-Token": api.post(f"/api/tables/{code}/seat",
+                                      json={"player": "Caio"}).json()["token"]}
+    assert api.post(f"/api/tables/{code}/seat", json={"player": "Fred"}).status_code == 409
+    r = api.post(f"/api/tables/{code}/seat/leave", headers=wrong, json={})
+    assert r.status_code == 200 and r.json()["left"] == "Fred"
+    assert api.get(f"/api/tables/{code}", headers=wrong).json()["reader"] is None
+    assert api.get(f"/api/tables/{code}", headers=mayor).json()["seated"] == ["Caio"]
+    assert api.post(f"/api/tables/{code}/seat", json={"player": "Fred"}).status_code == 200
+    # nobody else's seat is given back: the Mayor's token and no token leave nothing
+    assert api.post(f"/api/tables/{code}/seat/leave", headers=mayor, json={}).json()[
+        "left"] is None
+    assert api.post(f"/api/tables/{code}/seat/leave", json={}).json()["left"] is None
+    assert api.get(f"/api/tables/{code}", headers=caio).json()["reader"] == "Caio"
+    assert api.get(f"/api/tables/{code}", headers=mayor).json()["seated"] == ["Caio", "Fred"]
+
+
 def test_a_kind_that_names_the_devil_is_shown(api: TestClient) -> None:
     """The Devil is role number 0, a false value: the Mayor's view lost an Alien's
     gesture's kind when it named the Devil."""

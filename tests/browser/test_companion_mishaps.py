@@ -232,3 +232,29 @@ def test_a_count_that_did_not_reach_the_server_is_not_counted_again(
     page.get_by_test_id("panel-reveal").wait_for()
     assert stage(base, code, token) == "reveal"
     page.context.close()
+
+
+def test_a_friend_who_tapped_another_name_gives_the_seat_back(
+        browser: Any, table_server: Server) -> None:
+    """Caio's phone tapped "Bia": it says "Não é Bia?" and gives the seat back; Bia's
+    own phone, which saw her name greyed with the reason, takes it a moment later.
+    Before, the name stayed greyed without a word and only the Mayor freeing every
+    phone's seat undid the tap."""
+    t = new_table(table_server.base)
+    base, code = table_server.base, t["code"]
+    caio, bia = phone_pt(browser), phone_pt(browser)
+    caio.goto(f"{base}/table/{code}?lang=pt_BR")
+    caio.get_by_test_id("iam-Bia").tap()
+    not_me = caio.get_by_test_id("not-me")
+    expect(not_me).to_have_text("Não é Bia? Escolha seu nome de novo")
+    bia.goto(f"{base}/table/{code}?lang=pt_BR")
+    expect(bia.get_by_test_id("iam-Bia")).to_be_disabled()
+    expect(bia.get_by_test_id("seats-taken")).to_contain_text("Burgomestre")
+    not_me.tap()
+    caio.get_by_test_id("iam-Caio").tap()
+    caio.get_by_test_id("not-me").wait_for()
+    expect(bia.get_by_test_id("iam-Bia")).to_be_enabled()  # the next poll
+    bia.get_by_test_id("iam-Bia").tap()
+    expect(bia.get_by_test_id("not-me")).to_have_text("Não é Bia? Escolha seu nome de novo")
+    caio.context.close()
+    bia.context.close()

@@ -86,6 +86,9 @@ UI: Final = (
       "go on without counting again."),
     _("Counted: enter the gestures"),
     _("Count again"),
+    _("A greyed name is already on another phone. Yours? Ask the Mayor to free the phones' "
+      "seats (under “Links and language”)."),
+    _("Not {player}? Choose your name again"),
     _("Back to night {n}'s draft? Everything entered since is taken back: night {n}'s "
       "gestures, withdrawals and calls, what the journals got from it, and anything entered "
       "after it."),

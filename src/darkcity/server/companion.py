@@ -554,6 +554,21 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
             store().save(stored)
         return JSONResponse({"token": token, "player": name})
 
+    @router.post("/api/tables/{code}/seat/leave")
+    @guarded
+    async def leave_seat(request: Request, code: str) -> Response:
+        """A phone gives its seat back (a friend tapped someone else's name): the name
+        is free again for its own phone, without the Mayor freeing every seat."""
+        stored = found(code)
+        body = await _json(request)
+        reader = _who(stored, _token(request, body))
+        with stored.lock:
+            if reader in stored.seats:
+                del stored.seats[reader]
+                store().save(stored)
+        return JSONResponse({"left": reader if isinstance(reader, str) and reader != "mayor"
+                             else None})
+
     @router.post("/api/tables/{code}/seats/free")
     @guarded
     async def free_seats(request: Request, code: str) -> Response:

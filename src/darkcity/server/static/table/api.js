@@ -34,5 +34,6 @@ export const api = {
   correct: (code, token, entry) => call("POST", `/api/tables/${code}/correct`, { entry }, token),
   undo: (code, token, what) => call("POST", `/api/tables/${code}/undo`, { what }, token),
   seat: (code, player) => call("POST", `/api/tables/${code}/seat`, { player }),
+  leaveSeat: (code, token) => call("POST", `/api/tables/${code}/seat/leave`, {}, token),
   freeSeats: (code, token) => call("POST", `/api/tables/${code}/seats/free`, {}, token),
 };

@@ -32,11 +32,25 @@ export function phonePage(S) {
         } catch (e) {
           toast(e.message);
         }
-      }, { "data-testid": `iam-${p}`, disabled: v.seated.includes(p) ? true : null })))));
+      }, { "data-testid": `iam-${p}`, disabled: v.seated.includes(p) ? true : null }))),
+      // a greyed name is said: it was a button that did nothing, with no word why
+      v.seated.length ? el("p", { class: "dim", "data-testid": "seats-taken", text: t("A greyed name is already on another phone. Yours? Ask the Mayor to free the phones' seats (under “Links and language”).") }) : null));
     return wrap;
   }
+  // a friend who tapped someone else's name gives the seat back here
+  const notMe = button(t("Not {player}? Choose your name again", { player: me }), async () => {
+    try {
+      await api.leaveSeat(v.code, S.token);
+      localStorage.removeItem(`darkcity:table:${v.code}`);
+      S.token = null;
+      S.view = null;
+      S.refresh(true);
+    } catch (e) {
+      toast(e.message);
+    }
+  }, { class: "small", "data-testid": "not-me" });
   wrap.append(el("div", { class: "panel" },
-    el("p", { class: "big", text: me }),
+    el("p", { class: "big", text: me }), notMe,
     el("p", { "data-testid": "phone-stage", text: `${t("Night {n}", { n: v.night })} · ${t(STAGES[v.stage])}` }),
     v.stage === "over" ? null : el("p", { text: t("{player} is the active player", { player: v.active }) })));
   if (v.stage === "draft" && v.death_in_play && me === v.last_drafter) {
