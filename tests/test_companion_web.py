@@ -188,6 +188,23 @@ def test_a_phone_gives_back_a_seat_taken_by_mistake(api: TestClient) -> None:
     assert api.get(f"/api/tables/{code}", headers=mayor).json()["seated"] == ["Caio", "Fred"]
 
 
+def test_the_mayors_link_changes_and_the_old_one_enters_nothing(api: TestClient,
+                                                                 db: Path) -> None:
+    """The Mayor's link shared by mistake: a new one for the Mayor's device; the old one
+    reads the table as a phone without a seat and enters nothing, across a restart."""
+    code, old = new_table(api)
+    assert api.post(f"/api/tables/{code}/mayor/new", json={}).status_code == 403
+    r = api.post(f"/api/tables/{code}/mayor/new", headers=old, json={})
+    assert r.status_code == 200
+    new = {"X-Table-Token": r.json()["token"]}
+    assert api.get(f"/api/tables/{code}", headers=old).json()["reader"] is None
+    assert enter(api, code, old, {"type": "drafted"}).status_code == 403
+    assert enter(api, code, new, {"type": "drafted"}).status_code == 200
+    with client(db) as again:  # stored, not only in memory
+        assert again.get(f"/api/tables/{code}", headers=new).json()["reader"] == "mayor"
+        assert again.get(f"/api/tables/{code}", headers=old).json()["reader"] is None
+
+
 def test_a_kind_that_names_the_devil_is_shown(api: TestClient) -> None:
     """The Devil is role number 0, a false value: the Mayor's view lost an Alien's
     gesture's kind when it named the Devil."""

@@ -258,3 +258,36 @@ def test_a_friend_who_tapped_another_name_gives_the_seat_back(
     expect(bia.get_by_test_id("not-me")).to_have_text("Não é Bia? Escolha seu nome de novo")
     caio.context.close()
     bia.context.close()
+
+
+def test_the_mayors_link_opened_on_a_friends_phone_is_changed(
+        browser: Any, table_server: Server) -> None:
+    """The Mayor's link went to a friend (the group's chat got it instead of the
+    players' link): both phones are the Mayor's screen. Under "Links e idioma" the
+    Mayor changes it, after a question that says what it does; the friend's phone is a
+    player's phone from its next look, and the Mayor's goes on."""
+    t = new_table(table_server.base)
+    base, code, token = table_server.base, t["code"], t["token"]
+    mayor, friend = phone_pt(browser), phone_pt(browser)
+    for page in (mayor, friend):
+        page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+        page.get_by_test_id("panel-draft").wait_for()
+    asked: list[str] = []
+
+    def accept(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    mayor.on("dialog", accept)
+    mayor.get_by_test_id("links").locator("summary").tap()
+    mayor.get_by_test_id("new-mayor-link").tap()
+    expect(mayor.get_by_test_id("toast").last).to_have_text(
+        "O link do Burgomestre mudou: só este aparelho tem o novo.")
+    assert len(asked) == 1 and "celular de jogador" in asked[0], asked
+    friend.get_by_test_id("iam-Ana").wait_for()  # the friend's next poll: a phone
+    mayor.get_by_test_id("drafted").tap()
+    mayor.get_by_test_id("panel-count").wait_for()
+    mayor.reload()  # the new link is kept on the Mayor's phone
+    mayor.get_by_test_id("panel-count").wait_for()
+    mayor.context.close()
+    friend.context.close()

@@ -89,6 +89,10 @@ UI: Final = (
     _("A greyed name is already on another phone. Yours? Ask the Mayor to free the phones' "
       "seats (under “Links and language”)."),
     _("Not {player}? Choose your name again"),
+    _("Change the Mayor's link"),
+    _("A new Mayor's link for this device: every other device that opened the old one "
+      "becomes a player's phone and no longer enters anything. Change it?"),
+    _("The Mayor's link changed: only this device has it."),
     _("Back to night {n}'s draft? Everything entered since is taken back: night {n}'s "
       "gestures, withdrawals and calls, what the journals got from it, and anything entered "
       "after it."),

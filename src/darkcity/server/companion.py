@@ -184,8 +184,8 @@ class TableStore:
         t.version += 1
         with self.engine.begin() as c:
             c.execute(update(tables_table).where(tables_table.c.code == t.code).values(
-                updated=time.time(), version=t.version, seats=json.dumps(t.seats),
-                doc=json.dumps(t.table.to_json())))
+                updated=time.time(), version=t.version, mayor=t.mayor,
+                seats=json.dumps(t.seats), doc=json.dumps(t.table.to_json())))
 
 
 # ---------------------------------------------------------------------------
@@ -553,6 +553,22 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
             stored.seats[name] = _hash(token)
             store().save(stored)
         return JSONResponse({"token": token, "player": name})
+
+    @router.post("/api/tables/{code}/mayor/new")
+    @guarded
+    async def new_mayor_link(request: Request, code: str) -> Response:
+        """The Mayor's link changes (it was shared by mistake, or a friend's phone kept
+        it): the device that asks gets the new one; every other device that opened the
+        old one is a phone without a seat from its next look."""
+        stored = found(code)
+        body = await _json(request)
+        if _who(stored, _token(request, body)) != "mayor":
+            raise Refused(403, "not-mayor", msg("Only the Mayor enters that."))
+        token = secrets.token_urlsafe(18)
+        with stored.lock:
+            stored.mayor = _hash(token)
+            store().save(stored)
+        return JSONResponse({"token": token})
 
     @router.post("/api/tables/{code}/seat/leave")
     @guarded

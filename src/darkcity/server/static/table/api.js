@@ -34,6 +34,7 @@ export const api = {
   correct: (code, token, entry) => call("POST", `/api/tables/${code}/correct`, { entry }, token),
   undo: (code, token, what) => call("POST", `/api/tables/${code}/undo`, { what }, token),
   seat: (code, player) => call("POST", `/api/tables/${code}/seat`, { player }),
+  newMayorLink: (code, token) => call("POST", `/api/tables/${code}/mayor/new`, {}, token),
   leaveSeat: (code, token) => call("POST", `/api/tables/${code}/seat/leave`, {}, token),
   freeSeats: (code, token) => call("POST", `/api/tables/${code}/seats/free`, {}, token),
 };

@@ -176,6 +176,20 @@ function mayorPage() {
       alt: t("QR code of the players' link {link}", { link: phoneLink }), "data-testid": "links-qr" }),
     el("p", { class: "dim", text: t("Players point their phone's camera at the code to follow the table: their journal and every card's rules.") }),
     el("p", { class: "dim", text: t("The Mayor's link (keep it to yourself): {link}", { link: `${phoneLink}#mayor=${S.token}` }) }),
+    // shared by mistake (the group's chat got it instead of the players' link), or a
+    // friend's phone kept it: a new one, this device the only Mayor's screen again
+    button(t("Change the Mayor's link"), async () => {
+      if (!confirm(t("A new Mayor's link for this device: every other device that opened the old one becomes a player's phone and no longer enters anything. Change it?"))) return;
+      try {
+        const r = await api.newMayorLink(S.code, S.token);
+        S.token = r.token;
+        localStorage.setItem(`darkcity:table:${S.code}`, r.token);
+        toast(t("The Mayor's link changed: only this device has it."), "ok");
+      } catch (e) {
+        toast(e.message);
+      }
+      S.render();
+    }, { class: "small", "data-testid": "new-mayor-link" }),
     el("p", { text: v.seated.length ? t("Phones at the table: {names}", { names: v.seated.join(", ") }) : t("No phone has joined.") }),
     v.seated.length ? button(t("Free the phones' seats"), async () => {
       try { S.view = await api.freeSeats(S.code, S.token); } catch (e) { toast(e.message); }
