@@ -61,6 +61,10 @@ function centre(title) {
   return [Math.max(CENTRE[0], Math.min(width, long) / 2 + 1), Math.max(CENTRE[1], (lines * line + clock) / 2 + 1)];
 }
 const LABEL_W = 1.45, LABEL_H = 3, LABEL_GAP = 3.8;
+// A seat's half-width and half-height, in the circle's units (style.css: a quarter of
+// the table wide; its lines of text at 375 px and at 1280 px, measured at 8 seats):
+// a label on a seat hid its name and XP ('Lobisomem' over Eva at eight seats on a phone).
+const SEAT = { desk: [12, 6.5], phone: [12.5, 10.5] };
 
 const pos = (i, n) => { const a = (Math.PI * 2 * i) / n + Math.PI / 2; return [50 + RADIUS * Math.cos(a), 50 + RADIUS * Math.sin(a)]; };
 
@@ -71,6 +75,8 @@ export function arrowLayer(arrows, n, title) {
   const labels = [];
   const placed = [];  // [x, y, half-width] of the labels drawn so far
   const box = centre(title);
+  const [sw, sh] = SEAT[window.matchMedia("(max-width: 760px)").matches ? "phone" : "desk"];
+  const seats = Array.from({ length: n }, (_, i) => pos(i, n));
   for (const a of arrows) {
     const [x1, y1] = pos(a.from, n), [x2, y2] = pos(a.to, n);
     const bend = (a.k - (a.of - 1) / 2) * 5;
@@ -90,14 +96,17 @@ export function arrowLayer(arrows, n, title) {
     const w = LABEL_W * a.label.length / 2 + 0.5;
     const inCentre = ([x, y]) => Math.abs(x - 50) < box[0] + w && Math.abs(y - 50) < box[1] + LABEL_H / 2;
     const covers = ([x, y]) => placed.filter(([px, py, pw]) => Math.abs(x - px) < w + pw && Math.abs(y - py) < LABEL_GAP).length;
-    // the spot covering least (the centre weighs two labels), the middle first among
-    // equals; where every spot on a short curve covers another label (two neighbours
-    // aiming at each other), a line off the curve on its outer side, then two; on a
-    // phone, an arrow across the centre's three-line title, up to four on either side
+    const onSeats = ([x, y]) => seats.filter(([px, py]) => Math.abs(x - px) < w + sw && Math.abs(y - py) < sh + LABEL_H / 2).length;
+    // the spot covering least (the centre weighs two labels, a seat three), the middle
+    // first among equals; where every spot on a short curve covers another label (two
+    // neighbours aiming at each other), a line off the curve on its outer side, then
+    // two; on a phone, an arrow across the centre's three-line title or between two
+    // neighbours of a full table, up to six on either side, never off the table
     const nx = dy / len, ny = -dx / len;
-    const spots = [0, 1, 2, 3, 4, -1, -2, -3, -4].flatMap((off) => LABEL_AT.map(at).map(([x, y]) =>
+    const spots = [0, 1, 2, 3, 4, 5, 6, -1, -2, -3, -4, -5, -6].flatMap((off) => LABEL_AT.map(at).map(([x, y]) =>
       [x + nx * off * LABEL_H, y + ny * off * LABEL_H, off]));
-    const cost = (q) => 2 * inCentre(q) + covers(q) + 0.4 * Math.abs(q[2]) + (q[2] < 0 ? 0.1 : 0);
+    const outside = ([x, y]) => x - w < 0 || x + w > 100 || y - LABEL_H < 0 || y + 1 > 100;
+    const cost = (q) => 9 * outside(q) + 2 * inCentre(q) + covers(q) + 3 * onSeats(q) + 0.4 * Math.abs(q[2]) + (q[2] < 0 ? 0.1 : 0);
     const [lx, ly] = spots.reduce((best, q) => (cost(q) < cost(best) ? q : best));
     placed.push([lx, ly, w]);
     labels.push(svg("text", { x: lx.toFixed(2), y: (ly + 0.9).toFixed(2), class: `label ${a.lowered || a.fled ? "off" : ""}`, fill: colour, text: a.label }));
