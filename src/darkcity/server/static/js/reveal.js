@@ -83,7 +83,14 @@ export function arrowLayer(arrows, n, title) {
     const dx = x2 - x1, dy = y2 - y1, len = Math.hypot(dx, dy) || 1;
     // control point: off the chord, to the maker's right, more for a second arrow
     const cx = (x1 + x2) / 2 + (dy / len) * (6 + bend), cy = (y1 + y2) / 2 - (dx / len) * (6 + bend);
-    const sx = x1 + dx * 0.13, sy = y1 + dy * 0.13, ex = x2 - dx * 0.15, ey = y2 - dy * 0.15;
+    // from the maker's seat's edge to the target's, not into them (an arrowhead on a
+    // seat hid its name or badges: a neighbour's arrow reached a third into the seat),
+    // yet never shorter than two fifths of the chord (two neighbours of a full table)
+    const edge = Math.min(sw / Math.max(Math.abs(dx / len), 1e-3), sh / Math.max(Math.abs(dy / len), 1e-3));
+    const f0 = Math.min(0.3, (edge + 0.5) / len), f1 = Math.min(0.3, (edge + 1) / len);
+    const sx = x1 + dx * f0, sy = y1 + dy * f0, ex = x2 - dx * f1, ey = y2 - dy * f1;
+    // (the labels keep their places on the curve from 13 % to 85 % of the chord)
+    const lx0 = x1 + dx * 0.13, ly0 = y1 + dy * 0.13, lx1 = x2 - dx * 0.15, ly1 = y2 - dy * 0.15;
     const colour = COLOURS[a.from % COLOURS.length];
     const cls = ["arrow", a.atMe ? "at-me" : "", a.lowered ? "lowered" : "", a.fled ? "fled" : ""].join(" ");
     layer.append(svg("path", { d: `M${sx},${sy} Q${cx},${cy} ${ex},${ey}`, class: cls, stroke: colour,
@@ -91,8 +98,8 @@ export function arrowLayer(arrows, n, title) {
     // the label sits on the curve itself, in the arrow's colour: at its middle, or
     // nearer an end where the middle would cover the night and the countdown or
     // another arrow's label
-    const at = (u) => [(1 - u) * (1 - u) * sx + 2 * (1 - u) * u * cx + u * u * ex,
-      (1 - u) * (1 - u) * sy + 2 * (1 - u) * u * cy + u * u * ey];
+    const at = (u) => [(1 - u) * (1 - u) * lx0 + 2 * (1 - u) * u * cx + u * u * lx1,
+      (1 - u) * (1 - u) * ly0 + 2 * (1 - u) * u * cy + u * u * ly1];
     const w = LABEL_W * a.label.length / 2 + 0.5;
     const inCentre = ([x, y]) => Math.abs(x - 50) < box[0] + w && Math.abs(y - 50) < box[1] + LABEL_H / 2;
     const covers = ([x, y]) => placed.filter(([px, py, pw]) => Math.abs(x - px) < w + pw && Math.abs(y - py) < LABEL_GAP).length;
