@@ -291,3 +291,66 @@ def test_the_mayors_link_opened_on_a_friends_phone_is_changed(
     mayor.get_by_test_id("panel-count").wait_for()
     mayor.context.close()
     friend.context.close()
+
+
+def test_a_gesture_entered_wrong_in_the_reveal_is_entered_again_from_its_name(
+        browser: Any, table_server: Server) -> None:
+    """Noticed one player later: the page says that a name is tapped to enter its
+    gesture again (the names above the question were buttons and nothing said so);
+    the new gesture replaces the old one and the reveal goes on where it was."""
+    t = new_table(table_server.base)
+    base, code, token = table_server.base, t["code"], t["token"]
+    enter(base, code, token, {"type": "drafted"})
+    enter(base, code, token, {"type": "counted"})
+    page = phone_pt(browser)
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    current = page.get_by_test_id("reveal-current")
+    expect(current).to_have_text("Ana")
+    assert page.get_by_test_id("reveal-again").count() == 0  # nothing entered yet
+    page.get_by_test_id("role-priest").tap()
+    expect(current).to_have_text("Bia")
+    expect(page.get_by_test_id("reveal-again")).to_have_text(
+        "Registrou errado? Toque no nome para registrar esse gesto de novo.")
+    page.get_by_test_id("who-Ana").tap()  # "no, Ana showed the Vampire"
+    expect(current).to_have_text("Ana")
+    page.get_by_test_id("role-vampire").tap()
+    with page.expect_response(re.compile(r"/api/tables/\w+/entries")):
+        page.get_by_test_id("target-Bia").tap()
+    expect(current).to_have_text("Bia")
+    expect(page.get_by_test_id("who-Ana")).to_have_text("Ana: Vampiro → Bia")
+    page.context.close()
+
+
+def test_an_eight_player_reveal_asks_on_the_phones_screen(browser: Any,
+                                                          table_server: Server) -> None:
+    """Eight players, six gestures entered: the roles to tap for the seventh, then its
+    targets, are all on a phone's screen (375x667) without scrolling. The names entered
+    came first, six rows of them, and pushed the roles under the fold at every gesture
+    from the fifth on."""
+    players = ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana"]
+    r = httpx.post(f"{table_server.base}/api/tables", json={
+        "players": players, "deck": "death-alien-7", "lang": "pt_BR",
+        "free_xp": dict.fromkeys(players, "vampire")}, timeout=10)
+    r.raise_for_status()
+    base, code, token = table_server.base, r.json()["code"], r.json()["token"]
+    enter(base, code, token, {"type": "drafted"})
+    enter(base, code, token, {"type": "counted"})
+    for p, shows, more in (("Ana", "hunter", {"targets": ["Bia", "Caio"]}),
+                           ("Bia", "priest", {}), ("Caio", "priest", {}),
+                           ("Duda", "vampire", {"targets": ["Ana"]}),
+                           ("Enzo", "werewolf", {"targets": ["Ana"]}),
+                           ("Fred", "alien", {"kind": "werewolf"})):
+        enter(base, code, token, {"type": "gesture", "player": p, "shows": shows, **more})
+    page = phone_pt(browser)
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    expect(page.get_by_test_id("reveal-current")).to_have_text("Gil")
+    roles = page.locator("[data-testid^=role-]").evaluate_all(
+        "(bs) => bs.map((b) => b.getAttribute('data-testid'))")
+    assert len(roles) >= 6, roles
+    assert [x for x in roles if not on_screen(page, x)] == []
+    page.get_by_test_id("role-hunter").tap()
+    targets = page.locator("[data-testid^=target-]").evaluate_all(
+        "(bs) => bs.map((b) => b.getAttribute('data-testid'))")
+    assert len(targets) == 7, targets
+    assert [x for x in targets if not on_screen(page, x)] == []
+    page.context.close()

@@ -90,6 +90,7 @@ UI: Final = (
       "seats (under “Links and language”)."),
     _("Not {player}? Choose your name again"),
     _("Change the Mayor's link"),
+    _("Entered wrong? Tap the name to enter that gesture again."),
     _("A new Mayor's link for this device: every other device that opened the old one "
       "becomes a player's phone and no longer enters anything. Change it?"),
     _("The Mayor's link changed: only this device has it."),

@@ -53,13 +53,20 @@ export function revealPanel(S, send, { correcting = false, cancel = null } = {})
   // once Phase 3 is over, a withdrawal is corrected here too, and a card at a call is
   // said to be undone (the calls after it are entered again)
   const late = correcting && ["resolution", "journals", "over"].includes(v.stage);
+  const ask = el("div", { "data-testid": "reveal-question" });  // what is asked of the Mayor now
   const box = el("section", { class: "panel", "data-testid": correcting ? "panel-correct" : "panel-reveal" },
     el("h2", { text: late ? t("Correct an entry") : correcting ? t("Correct a gesture") : t("Phase 2: what everyone shows") }),
     // said until a player is tapped: then what is asked comes up on a phone's screen
     late && !local.player ? el("p", { class: "dim", text: t("Tap the player whose gesture or withdrawal was entered wrong, then enter it again. Everything entered after it is kept while it still holds.") })
       : correcting && !local.player ? el("p", { class: "dim", text: t("Tap the player whose gesture was entered wrong, then enter what they showed. Everything entered after it is kept while it still holds.") }) : null,
     late && !local.player ? el("p", { class: "dim", "data-testid": "correct-card", text: t("A card entered wrong at a call: Undo back to that call (its button names the step), then enter the calls again.") }) : null,
-    chips);
+    // the reveal asks first, the names entered under it: with eight players their six
+    // rows of names pushed the roles under a phone's fold at every gesture; a correction
+    // picks the name first
+    correcting ? chips : ask,
+    // a gesture entered wrong is entered again from its name (nothing said it)
+    !correcting && Object.keys(v.gestures).length ? el("p", { class: "dim", "data-testid": "reveal-again", text: t("Entered wrong? Tap the name to enter that gesture again.") }) : null,
+    correcting ? ask : chips);
   const commit = (extra) => {
     const entry = { type: "gesture", player: p, shows: local.shows, ...extra };
     local.shows = null; local.targets = []; local.seeks = null; local.auto = true;
@@ -69,12 +76,12 @@ export function revealPanel(S, send, { correcting = false, cancel = null } = {})
   const asked = (grid, what) => focusFirst(grid, `${correcting ? "correct" : "reveal"}:${v.night}:${p}:${what}`);
   if (!p && correcting) focusFirst(chips, "correct:who");
   if (p) {
-    box.append(el("p", { class: "big", "data-testid": "reveal-current", text: p }));
+    ask.append(el("p", { class: "big", "data-testid": "reveal-current", text: p }));
     if (correcting && ["resolution", "journals", "over"].includes(v.stage) && !local.shows) {
-      box.append(withdrawalRow(v, p, send));
+      ask.append(withdrawalRow(v, p, send));
     }
     if (!local.shows) {
-      box.append(el("p", { class: "dim", text: t("The gesture it shows:") }),
+      ask.append(el("p", { class: "dim", text: t("The gesture it shows:") }),
         asked(el("div", { class: "grid" }, v.showable.map((r) => button(role(r), () => {
           local.shows = r;
           const shape = v.shapes[r];
@@ -83,13 +90,13 @@ export function revealPanel(S, send, { correcting = false, cancel = null } = {})
         }, { "data-testid": `role-${r}` }))), ""));
     } else {
       const shape = v.shapes[local.shows];
-      box.append(el("p", {}, role(local.shows), " ", button(t("Change"), () => { local.shows = null; local.targets = []; S.render(); }, { class: "small" })));
+      ask.append(el("p", {}, role(local.shows), " ", button(t("Change"), () => { local.shows = null; local.targets = []; S.render(); }, { class: "small" })));
       if (shape.kind) {
-        box.append(el("p", { class: "dim", text: t("The kind it names:") }),
+        ask.append(el("p", { class: "dim", text: t("The kind it names:") }),
           asked(el("div", { class: "grid" }, v.kinds[local.shows].map((k) => button(role(k), () => commit({ kind: k }), { "data-testid": `kind-${k}` }))), local.shows));
       } else {
         if (shape.seeks && !local.seeks) {
-          box.append(el("p", { class: "dim", text: t("The gender it seeks:") }),
+          ask.append(el("p", { class: "dim", text: t("The gender it seeks:") }),
             asked(el("div", { class: "grid" }, ["feminine", "masculine"].map((gd) => button(gender(gd), () => { local.seeks = gd; S.render(); }, { "data-testid": `seeks-${gd}` }))), local.shows));
         } else {
           const aim = shape.reach === "neighbour" ? [...new Set(v.neighbours[p])]
@@ -99,7 +106,7 @@ export function revealPanel(S, send, { correcting = false, cancel = null } = {})
           // player aims both bolts there (an advanced Hunter), which a double tap did unseen
           const prompt = need === 2 && local.targets.length === 1 ? t("First target: {target}. The second:", { target: local.targets[0] })
             : need === 2 ? t("Its two targets:") : t("Its target:");
-          box.append(el("p", { class: "dim", "data-testid": "aim-prompt", text: prompt }),
+          ask.append(el("p", { class: "dim", "data-testid": "aim-prompt", text: prompt }),
             asked(el("div", { class: "grid" }, aim.map((q) => button(q, () => {
               local.targets.push(q);
               if (local.targets.length >= need) commit({ targets: local.targets.slice(), seeks: local.seeks });
