@@ -354,3 +354,34 @@ def test_an_eight_player_reveal_asks_on_the_phones_screen(browser: Any,
     assert len(targets) == 7, targets
     assert [x for x in targets if not on_screen(page, x)] == []
     page.context.close()
+
+
+def test_freeing_the_phones_seats_asks_first(browser: Any, table_server: Server) -> None:
+    """Freeing the seats cannot be undone (every phone picks its name again): the Mayor
+    is asked first, with the names; cancelled, nothing changes."""
+    t = new_table(table_server.base)
+    base, code, token = table_server.base, t["code"], t["token"]
+    assert httpx.post(f"{base}/api/tables/{code}/seat", json={"player": "Bia"},
+                      timeout=10).status_code == 200
+    page = phone_pt(browser)
+    answers = ["dismiss", "accept"]
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        getattr(dialog, answers.pop(0))()
+
+    page.on("dialog", answer)
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    page.get_by_test_id("links").locator("summary").tap()
+    page.get_by_test_id("free-seats").tap()
+    assert asked == ["Cada celular da mesa (Bia) perde o lugar e escolhe o nome de novo. "
+                     "Liberar os lugares?"], asked
+    head = {"X-Table-Token": token}
+    assert httpx.get(f"{base}/api/tables/{code}", headers=head, timeout=10).json()[
+        "seated"] == ["Bia"]
+    page.get_by_test_id("free-seats").tap()
+    expect(page.get_by_test_id("free-seats")).to_have_count(0)
+    assert httpx.get(f"{base}/api/tables/{code}", headers=head, timeout=10).json()[
+        "seated"] == []
+    page.context.close()

@@ -91,6 +91,8 @@ UI: Final = (
     _("Not {player}? Choose your name again"),
     _("Change the Mayor's link"),
     _("Entered wrong? Tap the name to enter that gesture again."),
+    _("Every phone at the table ({names}) loses its seat and picks its name again. Free "
+      "the seats?"),
     _("A new Mayor's link for this device: every other device that opened the old one "
       "becomes a player's phone and no longer enters anything. Change it?"),
     _("The Mayor's link changed: only this device has it."),

@@ -192,6 +192,8 @@ function mayorPage() {
     }, { class: "small", "data-testid": "new-mayor-link" }),
     el("p", { text: v.seated.length ? t("Phones at the table: {names}", { names: v.seated.join(", ") }) : t("No phone has joined.") }),
     v.seated.length ? button(t("Free the phones' seats"), async () => {
+      // it cannot be undone: every phone at the table picks its name again
+      if (!confirm(t("Every phone at the table ({names}) loses its seat and picks its name again. Free the seats?", { names: v.seated.join(", ") }))) return;
       try { S.view = await api.freeSeats(S.code, S.token); } catch (e) { toast(e.message); }
       S.render();
     }, { class: "small", "data-testid": "free-seats" }) : null,
