@@ -99,7 +99,7 @@ def test_undo_night_says_what_it_takes_back_and_the_smaller_fix(
         browser: Any, table_server: Server) -> None:
     """Undo night 1 cannot be undone: its question says the table goes back to night
     1's draft and what is lost, and how to fix one entry instead (at the night's end:
-    Correct an entry; at the next draft: Undo the start of night 2 first). Cancelled,
+    Correct an entry; at the next draft: Correct night 1). Cancelled,
     nothing changes."""
     t = new_table(table_server.base)
     base, code, token = table_server.base, t["code"], t["token"]
@@ -123,10 +123,21 @@ def test_undo_night_says_what_it_takes_back_and_the_smaller_fix(
     page.get_by_test_id("panel-draft").wait_for()
     page.get_by_test_id("undo-night").tap()
     expect(page.get_by_test_id("panel-draft")).to_be_visible()
-    assert len(asked) == 2 and "“Desfazer: início da noite 2”" in asked[1], asked[1]
+    assert len(asked) == 2 and "“Corrigir a noite 1”" in asked[1], asked[1]
     v = httpx.get(f"{base}/api/tables/{code}", headers={"X-Table-Token": token},
                   timeout=10).json()
     assert v["night"] == 2 and v["nights"] == 1 and v["stage"] == "draft"  # cancelled
+    # "Corrigir a noite 1": the start of night 2 taken back, night 1's correction open
+    page.get_by_test_id("correct-last-night").tap()
+    page.get_by_test_id("panel-correct").wait_for()
+    page.get_by_test_id("who-Bia").tap()
+    with page.expect_response(CORRECT):
+        page.get_by_test_id("correct-wd-Bia-stay").tap()
+    v = httpx.get(f"{base}/api/tables/{code}", headers={"X-Table-Token": token},
+                  timeout=10).json()
+    assert v["night"] == 1 and v["stage"] == "journals" and "Bia" not in v["withdrawals"]
+    page.get_by_test_id("next-night").tap()
+    page.get_by_test_id("panel-draft").wait_for()
     page.context.close()
 
 

@@ -91,6 +91,7 @@ UI: Final = (
     _("Not {player}? Choose your name again"),
     _("Change the Mayor's link"),
     _("Entered wrong? Tap the name to enter that gesture again."),
+    _("Correct night {n}"),
     _("Every phone at the table ({names}) loses its seat and picks its name again. Free "
       "the seats?"),
     _("A new Mayor's link for this device: every other device that opened the old one "
@@ -101,8 +102,8 @@ UI: Final = (
       "after it."),
     _("To fix one gesture or withdrawal, cancel and tap “Correct an entry”: the rest of the "
       "night is kept."),
-    _("To fix one gesture or withdrawal of night {n}, cancel, tap “Undo: the start of night "
-      "{m}”, then “Correct an entry”: the rest of the night is kept."),
+    _("To fix one gesture or withdrawal of night {n}, cancel and tap “Correct night {n}”: "
+      "the rest of the night is kept."),
     _("A player leaves, or a friend joins?"),
     _("The players are fixed for a game: the deck and the journals are for these {n}. Finish "
       "this game, or set up a new one with the players changed; this one stays under “Games "

@@ -205,6 +205,12 @@ function mayorPage() {
     S.local.correcting ? null : nextStep(S, send),
     after && !S.local.correcting ? button(stage === "withdrawal" ? t("Correct a gesture") : t("Correct an entry"), () => { S.local = { correcting: true }; S.render(); },
       { "data-testid": "correct" }) : null,
+    // noticed while the cards are shuffled for the next night, nothing entered yet: the
+    // night before is corrected (the start of this one taken back, then Next night again)
+    stage === "draft" && v.last_entry && v.last_entry.type === "next-night" ? button(keepNumbers(t("Correct night {n}", { n: v.nights })), async () => {
+      await undo("entry");
+      if (S.view.stage === "journals") { S.local = { correcting: true }; S.render(); }
+    }, { "data-testid": "correct-last-night" }) : null,
     button(undoneOf(v.last_entry) ? keepNumbers(t("Undo: {what}", { what: undoneOf(v.last_entry) })) : t("Undo"), () => undo("entry"),
       { "data-testid": "undo", disabled: v.can_undo ? null : true }),
     // the last finished night, by its number (none on the first night)
@@ -221,7 +227,7 @@ function undoNightWarning(v) {
   if (v.night === n && ["journals", "over"].includes(v.stage)) {
     lines.push(t("To fix one gesture or withdrawal, cancel and tap “Correct an entry”: the rest of the night is kept."));
   } else if (v.stage === "draft" && v.last_entry && v.last_entry.type === "next-night") {
-    lines.push(t("To fix one gesture or withdrawal of night {n}, cancel, tap “Undo: the start of night {m}”, then “Correct an entry”: the rest of the night is kept.", { n, m: v.night }));
+    lines.push(t("To fix one gesture or withdrawal of night {n}, cancel and tap “Correct night {n}”: the rest of the night is kept.", { n }));
   }
   return lines.join("\n\n");
 }
