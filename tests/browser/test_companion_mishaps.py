@@ -1,8 +1,13 @@
 """The Mayor's mistakes and mishaps at a real table, on a phone (375x667), in pt_BR.
 
-A withdrawal entered wrong and noticed once the night is resolved is corrected in one
-tap, the calls kept; "Undo night N" says what it takes back before it does, and the
-smaller fix; a player who leaves or a friend who arrives is told what to do.
+Entering something wrong: a withdrawal noticed once the night is resolved is corrected
+in one tap, the calls kept, and from the next night's draft too ("Correct night N");
+"Undo night N" and "Free the phones' seats" ask first and say what they take back; a
+gesture noticed one player later is entered again from its name. Mishaps: a count that
+did not reach the server is not counted again; a friend's phone that took another's
+seat gives it back; the Mayor's link shared by mistake is changed; a player who leaves
+or a friend who arrives is told what to do. An 8-player game: the reveal's question and
+the Creature's call fit a phone.
 """
 
 from __future__ import annotations
