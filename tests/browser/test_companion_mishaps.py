@@ -401,3 +401,35 @@ def test_freeing_the_phones_seats_asks_first(browser: Any, table_server: Server)
     assert httpx.get(f"{base}/api/tables/{code}", headers=head, timeout=10).json()[
         "seated"] == []
     page.context.close()
+
+
+def test_an_entry_saved_whose_answer_was_lost_is_said_saved(browser: Any,
+                                                             table_server: Server) -> None:
+    """The phone walks out of the Wi-Fi just after the server stored "Bia fled": the
+    answer is lost. The page looks at the table before it speaks: the entry is saved,
+    and it says so (it said "not saved: try again", and a second tap on Bia took her
+    withdrawal back)."""
+    t = new_table(table_server.base)
+    base, code, token = table_server.base, t["code"], t["token"]
+    for e in ({"type": "drafted"}, {"type": "counted"},
+              *({"type": "gesture", "player": p, "shows": "priest"} for p in PLAYERS[:2]),
+              *({"type": "gesture", "player": p, "shows": "vampire", "targets": ["Ana"]}
+                for p in PLAYERS[2:]), {"type": "revealed"}):
+        enter(base, code, token, e)
+    page = phone_pt(browser)
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    page.get_by_test_id("fled-Bia").wait_for()
+
+    def stored_then_lost(route: Any) -> None:
+        route.fetch()  # the server stores it...
+        route.abort()  # ...and its answer never reaches the phone
+
+    page.route("**/api/tables/*/entries*", stored_then_lost)
+    page.get_by_test_id("fled-Bia").tap()
+    expect(page.get_by_test_id("toast").last).to_have_text(
+        "A resposta se perdeu no caminho, mas o registro foi salvo: a página já o mostra.")
+    expect(page.get_by_test_id("fled-Bia")).to_have_text("Bia desistiu")
+    head = {"X-Table-Token": token}
+    assert httpx.get(f"{base}/api/tables/{code}", headers=head, timeout=10).json()[
+        "withdrawals"] == {"Bia": True}
+    page.context.close()

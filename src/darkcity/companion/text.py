@@ -92,6 +92,7 @@ UI: Final = (
     _("Change the Mayor's link"),
     _("Entered wrong? Tap the name to enter that gesture again."),
     _("Correct night {n}"),
+    _("The answer was lost on the way, but the entry was saved: the page shows it."),
     _("Every phone at the table ({names}) loses its seat and picks its name again. Free "
       "the seats?"),
     _("A new Mayor's link for this device: every other device that opened the old one "

@@ -35,10 +35,23 @@ async function loadLang(lang) {
 async function submit(request, done) {
   if (S.busy) return;
   S.busy = true;
+  const before = S.view ? S.view.version : null;
   try {
     done(await request());
   } catch (e) {
-    toast(e.status && e.status < 500 ? e.message : `${e.message} ${t("That entry was not saved: try again.")}`);
+    if (e.status && e.status < 500) {
+      toast(e.message);
+    } else {
+      // no answer: the server may have stored it before the answer was lost (a phone
+      // walking out of the Wi-Fi); the table as stored says which, before a second tap
+      // enters it twice (a withdrawal tapped again is taken back)
+      await S.refresh(true);
+      if (S.view && before !== null && S.view.version > before && !S.offline) {
+        toast(t("The answer was lost on the way, but the entry was saved: the page shows it."), "ok");
+      } else {
+        toast(`${e.message} ${t("That entry was not saved: try again.")}`);
+      }
+    }
   } finally {
     S.busy = false;
   }
