@@ -433,3 +433,25 @@ def test_an_entry_saved_whose_answer_was_lost_is_said_saved(browser: Any,
     assert httpx.get(f"{base}/api/tables/{code}", headers=head, timeout=10).json()[
         "withdrawals"] == {"Bia": True}
     page.context.close()
+
+
+def test_an_undo_done_whose_answer_was_lost_is_said_done(browser: Any,
+                                                         table_server: Server) -> None:
+    """Undo's answer lost on the way: the page says what was taken back (the table
+    says it was), not only that the server cannot be reached; a second tap would have
+    taken another entry back."""
+    t = new_table(table_server.base)
+    base, code, token = table_server.base, t["code"], t["token"]
+    for e in ({"type": "drafted"}, {"type": "counted"},
+              {"type": "gesture", "player": "Ana", "shows": "priest"}):
+        enter(base, code, token, e)
+    page = phone_pt(browser)
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    undo = page.get_by_test_id("undo")
+    expect(undo).to_have_text("Desfazer: gesto de Ana")
+    page.route("**/api/tables/*/undo*", lambda route: (route.fetch(), route.abort()))
+    undo.tap()
+    expect(page.get_by_test_id("toast").last).to_have_text("Desfeito: gesto de Ana")
+    expect(undo).to_have_text("Desfazer: a contagem")
+    assert stage(base, code, token) == "reveal"
+    page.context.close()

@@ -78,13 +78,25 @@ function undoneOf(e) {
 const keepNumbers = (label) => label.replace(/ (\d)/g, "\u00a0$1");
 
 async function undo(what) {
+  if (S.busy) return;
+  S.busy = true;
   const taken = what === "entry" ? undoneOf(S.view.last_entry) : null;
+  const before = S.view.version;
   try {
     S.view = await api.undo(S.code, S.token, what);
     S.local = {};
     if (taken) toast(t("Taken back: {what}", { what: taken }), "ok");
   } catch (e) {
-    toast(e.message);
+    if (!(e.status && e.status < 500)) await S.refresh(true);  // lost on the way?
+    if (!(e.status && e.status < 500) && S.view.version > before && !S.offline) {
+      // done, its answer lost: said so, before a second tap takes another entry back
+      S.local = {};
+      toast(taken ? t("Taken back: {what}", { what: taken }) : t("The answer was lost on the way, but the entry was saved: the page shows it."), "ok");
+    } else {
+      toast(e.message);
+    }
+  } finally {
+    S.busy = false;
   }
   S.render();
 }
