@@ -286,6 +286,25 @@ def test_a_withdrawal_corrected_after_the_calls_keeps_what_still_holds(deck: str
     assert mine.result.journals == rec.result.journals
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_a_withdrawal_corrected_on_a_later_night_leaves_the_earlier_nights(seed: int) -> None:
+    """Only tonight's withdrawal of that player gives way: the same player's withdrawal
+    of an earlier night is kept (it was dropped with it)."""
+    g = game_of("basic", 6, seed)
+    if len(g.nights) < 2 or not g.nights[0].night.withdrawals:
+        pytest.skip("no withdrawal on the first of two nights")
+    c = companion_for(g)
+    transcribe(c, g.nights[0], last=False)
+    night_1 = list(c.entries)
+    transcribe(c, g.nights[1], last=len(g.nights) == 2)
+    if c.stage is Stage.DRAFT:
+        c.undo()  # back to the end of night 2
+    p = next(q for q in g.nights[0].night.withdrawals if q in c.gesturing)
+    c.correct(WithdrawalEntry(p, g.nights[1].night.withdrawals.get(p, False) is False))
+    assert c.entries[:len(night_1)] == night_1
+    assert c.nights[0].result == companion_for(g).replayed(c.setup, night_1).nights[0].result
+
+
 def test_a_withdrawal_is_entered_while_phase_3_is_open_and_refused_before() -> None:
     c = basic_table()
     to_reveal(c)

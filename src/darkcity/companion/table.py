@@ -973,8 +973,11 @@ class Companion:
             if not done:
                 self.enter(entry)
                 return 0
-            before = [e for e in self.entries[:done[0]]
-                      if not (isinstance(e, WithdrawalEntry) and e.player == entry.player)]
+            # tonight's withdrawals of that player give way to the new one (an earlier
+            # night's stay)
+            before = [e for i, e in enumerate(self.entries[:done[0]])
+                      if i < start or not (isinstance(e, WithdrawalEntry)
+                                           and e.player == entry.player)]
             later = self.entries[done[0]:]
             if entry.withdrawal is False or entry.withdrawal == ():
                 return self._reentered(before, None, later)
