@@ -740,3 +740,48 @@ def test_arrow_labels_keep_off_the_seats_of_a_full_table(browser: Any, server: S
     # long): 1,365 and 1,103 of the 2,168 arrowheads were on a seat's text, now 319
     assert got["heads"] * 5 < got["drawn"], got
     page.context.close()
+
+
+WHO_WHOM_LINES = """async () => {
+  const m = await import('/static/js/reveal.js');
+  const names = [...document.querySelectorAll('.table .seat')].map((s) => s.dataset.name);
+  const view = { players: names, viewer: names[0] };
+  const gestures = names.map((p, i) => [p, { shows: i % 2 ? 'werewolf' : 'hunter',
+    targets: i % 2 ? [names[(i + 1) % names.length]]
+      : [names[(i + 1) % names.length], names[(i + 2) % names.length]] }]);
+  const fled = new Map([[names[1], true], [names[2], [0]]]);
+  const [table] = m.whoWhom(view, gestures, fled, 'Noite 1');
+  document.querySelector('.panels').prepend(table);
+  const lines = (node) => {
+    const r = document.createRange();
+    r.selectNodeContents(node);
+    const rects = [...r.getClientRects()].filter((x) => x.width > 0);
+    return new Set(rects.map((x) => Math.round(x.top))).size;
+  };
+  const heads = [...table.querySelectorAll('thead th')].filter((th) => lines(th) > 1)
+    .map((th) => th.textContent);
+  const apart = [...table.querySelectorAll('tbody th')].filter((th) => {
+    const dot = th.querySelector('.swatch').getBoundingClientRect();
+    const name = th.querySelector('.swatch').nextSibling;
+    const r = document.createRange();
+    r.selectNodeContents(name);
+    const first = r.getClientRects()[0];
+    return first.top > dot.bottom || lines(name) > 1;  // under its swatch, or cut
+  }).map((th) => th.textContent);
+  return { heads, apart, wide: table.getBoundingClientRect().right - innerWidth };
+}"""
+
+
+def test_the_gestures_table_fits_a_phone_word_by_word(browser: Any, server: Server) -> None:
+    """The reveal's 'who -> whom' at eight seats on a phone, pt_BR: the column 'Desistência'
+    read 'Desistê' over 'ncia', and every name sat a line under its colour (or, kept
+    beside it, was cut: 'Bent|o')."""
+    room = create_room(server.base, "Tomé", players=8, decide_s=120, lang="pt_BR")
+    add_bots(server, room["code"], room["token"], range(1, 8), start=True)
+    page = browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True,
+                               is_mobile=True, locale="pt-BR").new_page()
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector("[data-testid=choice-0]")
+    got = page.evaluate(WHO_WHOM_LINES)
+    assert got == {"heads": [], "apart": [], "wide": got["wide"]} and got["wide"] <= 0, got
+    page.context.close()

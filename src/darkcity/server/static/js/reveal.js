@@ -136,7 +136,8 @@ export function whoWhom(view, gestures, withdrawals, caption, cards) {
     if (g.seeks) what.push(t("seeks: {gender}", { gender: word("genders", g.seeks) }));
     const colour = COLOURS[(idx.get(p) || 0) % COLOURS.length];
     return el("tr", { class: w === true ? "fled" : "" },
-      el("th", { scope: "row" }, el("span", { class: "swatch", style: `background:${colour}`, "aria-hidden": "true" }), p),
+      el("th", { scope: "row" }, el("span", { class: "who" },  // (the swatch and the name on one line)
+        el("span", { class: "swatch", style: `background:${colour}`, "aria-hidden": "true" }), el("span", { text: p }))),
       el("td", { text: role(g.shows) }),
       el("td", {}, targets.length ? targets.flatMap((x, i) => (i ? [", ", x] : [x])) : what.join(" · ") || "—"),
       el("td", { text: w === true ? t("withdrew") : "" }));
