@@ -613,3 +613,108 @@ def test_the_mayor_enters_only_the_cards_nobody_can_tell(deck: str, n: int, seed
             cards[p] = real
         c.enter(Call(q.step, cards, zombie_choices(night, q)))
     assert c.winners == g.winners
+
+
+def _other_answers(q: CallQuestion, cards: dict[str, Card]) -> Iterator[dict[str, Card]]:
+    """Cards a Mayor could have tapped instead of ``cards`` at the call ``q``: another
+    card (edition or gender) for a player asked, or at the Devil's or the Angel's call
+    a player tapped who did not turn it over, or not tapped who did."""
+    for p, card in cards.items():
+        for other in q.answers(p):
+            if other != card:
+                yield {**cards, p: other}
+    if q.role in (Role.DEVIL, Role.ANGEL):
+        for p in q.candidates:
+            if p in cards:
+                yield {x: c for x, c in cards.items() if x != p}
+            elif q.answers(p):
+                yield {**cards, p: q.answers(p)[0]}
+
+
+@pytest.mark.parametrize(("deck", "n"), [(MIXED, 6), (SPECIAL_8, 8)])
+@pytest.mark.parametrize("seed", range(6))
+def test_a_card_corrected_at_a_call_keeps_what_still_holds(deck: str, n: int,
+                                                           seed: int) -> None:
+    """"I tapped the wrong Vampire" (or the wrong player at the Devil's call), noticed
+    calls later or once the night is resolved: the Mayor enters that call again; the
+    calls before it are untouched, those after it entered again while they hold (not
+    thrown away as an undo back to it did), and back again the night is the engine's."""
+    g, c = custom_game(deck, n, seed)
+    rec = g.nights[0]
+    to_resolution(c, rec.night)
+    calls(c, rec)
+    entries, result = list(c.entries), c.nights[0].result
+    corrected = 0
+    for i, e in enumerate(entries):
+        if not isinstance(e, Call):
+            continue
+        q = c.at(1, e.step).question()
+        assert q is not None and q.step == e.step
+        assert c.correct(e) == 0 and c.entries == entries  # the same answer: all holds
+        for wrong in _other_answers(q, dict(e.cards)):
+            try:
+                dropped = c.correct(Call(e.step, wrong, dict(e.zombies)))
+            except EntryError:
+                assert c.entries == entries  # refused: nothing changed
+                continue
+            corrected += 1
+            assert c.entries[:i] == entries[:i] and c.entries[i].cards == wrong
+            assert len(c.entries) == len(entries) - dropped
+            # and back: the dropped calls entered again, the night is the engine's
+            assert c.correct(e, night=1) == 0
+            calls(c, rec)
+            assert c.entries == entries and c.nights[0].result == result
+    assert corrected or seed % 2  # most games have a card to tap wrong
+
+
+def test_a_call_not_made_cannot_be_corrected() -> None:
+    g, c = custom_game(MIXED, 6, 0)
+    to_resolution(c, g.nights[0].night)
+    before = list(c.entries)
+    with pytest.raises(EntryError, match="was not called"):
+        c.correct(Call("8", {}, {}))
+    assert c.entries == before
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_night_corrected_once_the_next_has_entries_keeps_them(seed: int) -> None:
+    """A withdrawal of night 1 noticed in the middle of night 2: the Mayor corrects night
+    1 alone; night 2's entries are entered again after it, each checked, and kept while
+    they hold (an undo back to night 1 threw them all away); the journals are written
+    again from night 1 on. Back again, the table is the engine's game."""
+    g = game_of("basic", 6, seed)
+    if len(g.nights) < 3:
+        pytest.skip("the game ended before night 3")
+    c = companion_for(g)
+    transcribe(c, g.nights[0], last=False)
+    transcribe(c, g.nights[1], last=False)
+    to_resolution(c, g.nights[2].night)  # night 3, at its calls
+    entries = list(c.entries)
+    p = next(q for q in c.gesturing if q != c.death)
+    true = g.nights[0].night.withdrawals.get(p, False)
+    dropped = c.correct(WithdrawalEntry(p, true is False), night=1)
+    # night 1's later entries, and the later nights', kept from the first on
+    later = entries[entries.index(NextNight()):]
+    kept = c.entries[c.entries.index(NextNight()):] if NextNight() in c.entries else []
+    assert kept == later[:len(later) - dropped] or dropped > len(later)
+    assert c.nights[0].night.withdrawals.get(p, False) == (true is False)
+    for k, tn in enumerate(c.nights[1:], start=1):  # the journals written again
+        assert tn.night.journals == dict(zip(c.players, c.nights[k - 1].result.journals,
+                                             strict=True))
+    if c.nights[0].result.winners:  # night 1 now ends the game: the rest is dropped
+        assert c.stage is Stage.OVER and len(c.nights) == 1
+    # and back
+    c.correct(WithdrawalEntry(p, true), night=1)
+    assert c.nights[0].result == g.nights[0].result or c.nights[0].result.journals == (
+        g.nights[0].result.journals)
+    if dropped == 0:  # every entry of nights 2 and 3 is there, as entered
+        assert len(c.entries) == len(entries)
+        assert c.entries[c.entries.index(NextNight()):] == later
+        assert [tn.result.journals for tn in c.nights] == [
+            r.result.journals for r in g.nights[:2]]
+
+
+def test_a_correction_of_a_night_not_played_is_refused() -> None:
+    c = basic_table()
+    with pytest.raises(EntryError, match="no night 2"):
+        c.correct(WithdrawalEntry("Ana", True), night=2)

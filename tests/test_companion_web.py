@@ -249,3 +249,49 @@ def test_a_table_whose_last_entries_no_longer_hold_is_loaded_and_the_mayor_told(
         assert v["set_aside"] == 0 and "Ana" not in v["to_enter"]
     with pytest.raises(EntryError, match=r"entries\[2\]"):  # reading a file stays strict
         Companion.from_json(doc)
+
+
+def test_a_call_and_an_earlier_night_corrected(api: TestClient) -> None:
+    """POST /correct takes a call and a night; GET /past shows the Mayor the table as it
+    stood before that call (the question asked again) or at that night's end."""
+    code, mayor = new_table(api, "basic")
+    night_1 = ({"type": "drafted"}, {"type": "counted"},
+               {"type": "gesture", "player": "Ana", "shows": "vampire", "targets": ["Bia"]},
+               {"type": "gesture", "player": "Bia", "shows": "werewolf", "targets": ["Caio"]},
+               {"type": "gesture", "player": "Caio", "shows": "priest"},
+               {"type": "gesture", "player": "Duda", "shows": "zombie", "targets": ["Caio"]},
+               {"type": "gesture", "player": "Enzo", "shows": "hunter",
+                "targets": ["Ana", "Duda"]},
+               {"type": "gesture", "player": "Fred", "shows": "vampire", "targets": ["Enzo"]},
+               {"type": "revealed"}, {"type": "withdrawn"})
+    for e in night_1:
+        assert enter(api, code, mayor, e).status_code == 200, e
+    while (v := api.get(f"/api/tables/{code}", headers=mayor).json())["stage"] == "resolution":
+        q = v["question"]
+        cards = {p: {"role": q["role"], "edition": "basic"} for p in q["chosen"]}
+        assert enter(api, code, mayor, {"type": "call", "step": q["step"],
+                                        "cards": cards}).status_code == 200
+    assert [c["step"] for c in v["calls"]] == ["1", "2", "3", "4", "5"]
+    zombie = v["calls"][3]
+    assert zombie["role"] == "zombie" and list(zombie["cards"]) == ["Duda"]
+    before = api.get(f"/api/tables/{code}/past?night=1&step=4", headers=mayor).json()
+    assert before["stage"] == "resolution" and before["question"]["step"] == "4"
+    assert api.get(f"/api/tables/{code}/past?night=1&step=4").status_code == 403
+    # the Zombie turned to Enzo, not Caio: step 4 entered again, step 5 kept
+    r = api.post(f"/api/tables/{code}/correct", headers=mayor, json={
+        "entry": {"type": "call", "step": "4", "cards": zombie["cards"],
+                  "zombies": {"Duda": "Enzo"}}})
+    assert r.status_code == 200, r.text
+    assert r.json()["dropped"] == 0 and r.json()["calls"][3]["zombies"] == {"Duda": "Enzo"}
+    # night 2 under way; Caio fled on night 1: corrected from night 2
+    for e in ({"type": "next-night"}, {"type": "drafted"}, {"type": "counted"}):
+        assert enter(api, code, mayor, e).status_code == 200
+    r = api.post(f"/api/tables/{code}/correct", headers=mayor, json={
+        "entry": {"type": "withdrawal", "player": "Caio", "withdrawal": True}, "night": 1})
+    assert r.status_code == 200, r.text
+    assert r.json()["dropped"] == 0 and r.json()["stage"] == "reveal" and r.json()["night"] == 2
+    end = api.get(f"/api/tables/{code}/past?night=1", headers=mayor).json()
+    assert end["stage"] == "journals" and end["withdrawals"] == {"Caio": True}
+    r = api.post(f"/api/tables/{code}/correct?lang=pt_BR", headers=mayor, json={
+        "entry": {"type": "call", "step": "8", "cards": {}}, "night": 1})
+    assert r.status_code == 400 and "8" in r.json()["message"]

@@ -318,6 +318,11 @@ class Companion:
         return self._night.turned
 
     @property
+    def calls(self) -> tuple[Call, ...]:
+        """Tonight's calls so far, in order (the cards turned over, the Zombies)."""
+        return tuple(self._night.calls)
+
+    @property
     def zombie_choices(self) -> Mapping[str, str]:
         return self._night.zombies
 
@@ -954,35 +959,75 @@ class Companion:
         self._rebuild(self.entries[:-1])
         return last
 
-    def correct(self, entry: GestureEntry | WithdrawalEntry) -> int:
-        """Correct a gesture of tonight once the reveal is over ("wait, I showed the
-        Werewolf"), or a withdrawal once the withdrawals are over ("Bia did not flee"):
-        ``entry`` takes the place of the player's gesture (of their withdrawal, entered
-        again just before the end of Phase 3), and the entries after it are entered
-        again, each checked as the first time, up to the first that the correction makes
-        wrong (a call that is no longer made, say): that one and those after it are
-        dropped, for the Mayor to enter again. Returns how many were dropped.
-        :class:`EntryError` if tonight has no gesture of that player or the new entry is
-        refused; nothing changes then. While the withdrawals are still open, a withdrawal
-        is simply entered."""
-        start = max((i + 1 for i, e in enumerate(self.entries) if isinstance(e, NextNight)),
-                    default=0)
-        tonight = range(start, len(self.entries))
-        if isinstance(entry, WithdrawalEntry):
-            done = [i for i in tonight if isinstance(self.entries[i], WithdrawalsDone)]
-            if not done:
+    def _span(self, number: int) -> range:
+        """The indexes of night ``number``'s entries, its Next night excluded."""
+        starts = [0] + [i + 1 for i, e in enumerate(self.entries) if isinstance(e, NextNight)]
+        if not 1 <= number <= len(starts):
+            raise EntryError("night", msg("there is no night {n} to correct", n=number))
+        end = starts[number] - 1 if number < len(starts) else len(self.entries)
+        return range(starts[number - 1], end)
+
+    def at(self, number: int, step: str | None = None) -> Companion:
+        """The table as it stood at the end of night ``number`` (before Next night), or,
+        given ``step``, just before that night's call of ``step``: the question a
+        correction of that call answers again. :class:`EntryError` if it was not called."""
+        span = self._span(number)
+        end = span.stop
+        if step is not None:
+            end = self._call_at(span, step, number)
+        return Companion.replayed(self.setup, self.entries[:end])
+
+    def _call_at(self, span: range, step: str, number: int) -> int:
+        for i in span:
+            e = self.entries[i]
+            if isinstance(e, Call) and e.step == step:
+                return i
+        raise EntryError("step", msg("step {step} was not called on night {n}", step=step,
+                                     n=number))
+
+    def correct(self, entry: GestureEntry | WithdrawalEntry | Call,
+                night: int | None = None) -> int:
+        """Correct one answer of night ``night`` (tonight by default: the night in
+        progress, or the one just resolved) without undoing what came after it: a gesture
+        once the reveal is over ("wait, I showed the Werewolf"), a withdrawal once the
+        withdrawals are over ("Bia did not flee"), or the cards turned over at a call and
+        its Zombies' choices ("I tapped the wrong Vampire"). ``entry`` takes the place of
+        the player's gesture (of their withdrawal, entered again just before the end of
+        Phase 3; of that step's call), and the entries after it, the later nights'
+        included, are entered again, each checked as the first time, up to the first
+        that the correction makes wrong (a call that is no longer made, a night that now
+        ends the game): that one and those after it are dropped, for the Mayor to enter
+        again. Returns how many were dropped. :class:`EntryError` if that night has no
+        such entry or the new one is refused; nothing changes then. While the
+        withdrawals are still open, a withdrawal is simply entered, as is the call
+        asked now."""
+        number = self.number if night is None else night
+        span = self._span(number)
+        if isinstance(entry, Call):
+            q = self.question()
+            if number == self.number and q is not None and q.step == entry.step:
                 self.enter(entry)
                 return 0
-            # tonight's withdrawals of that player give way to the new one (an earlier
+            i = self._call_at(span, entry.step, number)
+            return self._reentered(self.entries[:i], entry, self.entries[i + 1:])
+        if isinstance(entry, WithdrawalEntry):
+            done = [i for i in span if isinstance(self.entries[i], WithdrawalsDone)]
+            if not done:
+                if number != self.number:
+                    raise EntryError("night", msg("there is no night {n} to correct",
+                                                  n=number))
+                self.enter(entry)
+                return 0
+            # that night's withdrawals of that player give way to the new one (another
             # night's stay)
             before = [e for i, e in enumerate(self.entries[:done[0]])
-                      if i < start or not (isinstance(e, WithdrawalEntry)
-                                           and e.player == entry.player)]
+                      if i not in span or not (isinstance(e, WithdrawalEntry)
+                                               and e.player == entry.player)]
             later = self.entries[done[0]:]
             if entry.withdrawal is False or entry.withdrawal == ():
                 return self._reentered(before, None, later)
             return self._reentered(before, entry, later)
-        at = [i for i in tonight
+        at = [i for i in span
               if isinstance(x := self.entries[i], GestureEntry) and x.player == entry.player]
         if not at:
             raise EntryError("player", msg("{player} has no gesture entered tonight",

@@ -43,12 +43,13 @@ from darkcity.companion import (
     write_table_record,
 )
 from darkcity.companion.entries import (
+    Call,
     EntryError,
     GestureEntry,
     WithdrawalEntry,
     entry_to_json,
 )
-from darkcity.companion.table import read_free_xp
+from darkcity.companion.table import STEP_ROLE, read_free_xp
 from darkcity.companion.text import table_catalog
 from darkcity.deck import (
     BOX,
@@ -257,6 +258,11 @@ def view(stored: StoredTable, reader: str | None, t: Translator) -> dict[str, An
         "withdrawals": {p: (w if isinstance(w, bool) else list(w))
                         for p, w in c.withdrawals.items()},
         "turned": {p: _card(x) for p, x in c.turned.items()},
+        # tonight's calls as entered (a correction enters one again)
+        "calls": [{"step": e.step,
+                   "role": STEP_ROLE[e.step].key if e.step != "end" else None,
+                   "cards": {p: _card(x) for p, x in e.cards.items()},
+                   "zombies": dict(e.zombies)} for e in c.calls] if reader == "mayor" else [],
         "question": _question(c),
         "narration": [{"step": s, "lines": [t.render(m) for m in words]}
                       for s, words in c.narration],
@@ -521,19 +527,41 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
     @router.post("/api/tables/{code}/correct")
     @guarded
     async def correct(request: Request, code: str) -> Response:
-        """A gesture corrected after the reveal, or a withdrawal after Phase 3; the later
-        entries still valid are kept."""
+        """A gesture corrected after the reveal, a withdrawal after Phase 3, or the cards of
+        a call, of tonight or of an earlier night (``night``); the later entries still
+        valid are kept."""
         stored, body = await the_mayors(request, code)
         entry = entry_from_json(body.get("entry"))
-        if not isinstance(entry, GestureEntry | WithdrawalEntry):
+        if not isinstance(entry, GestureEntry | WithdrawalEntry | Call):
             raise Refused(400, "not-a-gesture",
-                          msg("Only a gesture or a withdrawal can be corrected."))
+                          msg("Only a gesture, a withdrawal or a call can be corrected."))
+        night = body.get("night")
+        if night is not None and (not isinstance(night, int) or isinstance(night, bool)):
+            raise Refused(400, "bad-night", msg("there is no night {n} to correct",
+                                                n=str(night)))
         with stored.lock:
-            dropped = stored.table.correct(entry)
+            dropped = stored.table.correct(entry, night)
             stored.set_aside = 0
             store().save(stored)
         t = translator(_lang(request, stored.lang))
         return JSONResponse({**view(stored, "mayor", t), "dropped": dropped})
+
+    @router.get("/api/tables/{code}/past")
+    @guarded
+    async def past(request: Request, code: str, night: int, step: str | None = None
+                   ) -> Response:
+        """The table as it stood at the end of ``night`` (or just before its call of
+        ``step``), as the Mayor saw it: what a correction of that night shows and asks
+        again. Nothing changes."""
+        stored = found(code)
+        if _who(stored, _token(request)) != "mayor":
+            raise Refused(403, "not-mayor", msg("Only the Mayor enters that."))
+        with stored.lock:
+            then = stored.table.at(night, step)
+            shown = StoredTable(stored.code, stored.lang, stored.mayor, dict(stored.seats),
+                                then, stored.version)
+        t = translator(_lang(request, stored.lang))
+        return JSONResponse(view(shown, "mayor", t))
 
     @router.post("/api/tables/{code}/seat")
     @guarded
