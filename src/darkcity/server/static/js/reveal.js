@@ -44,7 +44,8 @@ export function arrowsOf(view, gestures, withdrawals) {
 // half-height of the circle's centre (the night, the countdown), kept clear of labels;
 // a label's size, in the circle's units (2.4-unit bold text): a letter's width, a line;
 // two labels a line apart still touch through their halos and strike-throughs, so
-// another label is kept LABEL_GAP away.
+// another label is kept LABEL_GAP away, and weighs LABEL_WEIGHT (more than three lines
+// off the curve, half a seat).
 const LABEL_AT = [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.14, 0.86];
 const CENTRE = [11, 8];
 // The centre's box for its title ("Night 2 · draft", "Noite 1 · desistência"), in the
@@ -60,7 +61,7 @@ function centre(title) {
   const lines = Math.ceil(long / (width * 0.85));  // (a line breaks between words)
   return [Math.max(CENTRE[0], Math.min(width, long) / 2 + 1), Math.max(CENTRE[1], (lines * line + clock) / 2 + 1)];
 }
-const LABEL_W = 1.45, LABEL_H = 3, LABEL_GAP = 3.8;
+const LABEL_W = 1.45, LABEL_H = 3, LABEL_GAP = 3.8, LABEL_WEIGHT = 1.5;
 // A seat's half-width and half-height, in the circle's units (style.css: a quarter of
 // the table wide; its lines of text at 375 px and at 1280 px, measured at 8 seats):
 // a label on a seat hid its name and XP ('Lobisomem' over Eva at eight seats on a phone).
@@ -72,11 +73,10 @@ export function arrowLayer(arrows, n, title) {
   const defs = svg("defs", {}, COLOURS.map((c, i) => svg("marker", { id: `head-${i}`, markerWidth: 5, markerHeight: 5, refX: 4, refY: 2.5, orient: "auto", markerUnits: "strokeWidth" },
     svg("path", { d: "M0,0 L5,2.5 L0,5 z", fill: c }))));
   const layer = svg("svg", { viewBox: "0 0 100 100", class: "arrows", "data-testid": "arrows", "aria-hidden": "true", focusable: "false" }, defs);
-  const labels = [];
-  const placed = [];  // [x, y, half-width] of the labels drawn so far
   const box = centre(title);
   const [sw, sh] = SEAT[window.matchMedia("(max-width: 760px)").matches ? "phone" : "desk"];
   const seats = Array.from({ length: n }, (_, i) => pos(i, n));
+  const todo = [];  // each label: its half-width, its spots and what they cost alone
   for (const a of arrows) {
     const [x1, y1] = pos(a.from, n), [x2, y2] = pos(a.to, n);
     const bend = (a.k - (a.of - 1) / 2) * 5;
@@ -96,28 +96,47 @@ export function arrowLayer(arrows, n, title) {
     layer.append(svg("path", { d: `M${sx},${sy} Q${cx},${cy} ${ex},${ey}`, class: cls, stroke: colour,
       "marker-end": `url(#head-${a.from % COLOURS.length})`, "data-from": a.maker, "data-to": a.target }));
     // the label sits on the curve itself, in the arrow's colour: at its middle, or
-    // nearer an end where the middle would cover the night and the countdown or
-    // another arrow's label
+    // nearer an end where the middle would cover the night and the countdown, a seat
+    // or another arrow's label
     const at = (u) => [(1 - u) * (1 - u) * lx0 + 2 * (1 - u) * u * cx + u * u * lx1,
       (1 - u) * (1 - u) * ly0 + 2 * (1 - u) * u * cy + u * u * ly1];
     const w = LABEL_W * a.label.length / 2 + 0.5;
     const inCentre = ([x, y]) => Math.abs(x - 50) < box[0] + w && Math.abs(y - 50) < box[1] + LABEL_H / 2;
-    const covers = ([x, y]) => placed.filter(([px, py, pw]) => Math.abs(x - px) < w + pw && Math.abs(y - py) < LABEL_GAP).length;
     const onSeats = ([x, y]) => seats.filter(([px, py]) => Math.abs(x - px) < w + sw && Math.abs(y - py) < sh + LABEL_H / 2).length;
-    // the spot covering least (the centre weighs two labels, a seat three), the middle
-    // first among equals; where every spot on a short curve covers another label (two
-    // neighbours aiming at each other), a line off the curve on its outer side, then
-    // two; on a phone, an arrow across the centre's three-line title or between two
-    // neighbours of a full table, up to six on either side, never off the table
+    // where every spot on a short curve covers another label (two neighbours aiming at
+    // each other), a line off the curve on its outer side, then two; on a phone, an
+    // arrow across the centre's three-line title or between two neighbours of a full
+    // table, up to six on either side, never off the table
     const nx = dy / len, ny = -dx / len;
-    const spots = [0, 1, 2, 3, 4, 5, 6, -1, -2, -3, -4, -5, -6].flatMap((off) => LABEL_AT.map(at).map(([x, y]) =>
-      [x + nx * off * LABEL_H, y + ny * off * LABEL_H, off]));
     const outside = ([x, y]) => x - w < 0 || x + w > 100 || y - LABEL_H < 0 || y + 1 > 100;
-    const cost = (q) => 9 * outside(q) + 2 * inCentre(q) + covers(q) + 3 * onSeats(q) + 0.4 * Math.abs(q[2]) + (q[2] < 0 ? 0.1 : 0);
-    const [lx, ly] = spots.reduce((best, q) => (cost(q) < cost(best) ? q : best));
-    placed.push([lx, ly, w]);
-    labels.push(svg("text", { x: lx.toFixed(2), y: (ly + 0.9).toFixed(2), class: `label ${a.lowered || a.fled ? "off" : ""}`, fill: colour, text: a.label }));
+    const spots = [0, 1, 2, 3, 4, 5, 6, -1, -2, -3, -4, -5, -6].flatMap((off) => LABEL_AT.map(at).map(([x, y]) =>
+      [x + nx * off * LABEL_H, y + ny * off * LABEL_H, off])).map((q) =>
+      // the centre weighs two, a seat three, a line off the curve 0.4
+      [q[0], q[1], 9 * outside(q) + 2 * inCentre(q) + 3 * onSeats(q) + 0.4 * Math.abs(q[2]) + (q[2] < 0 ? 0.1 : 0)]);
+    todo.push({ w, spots, at: null, text: svg("text", { class: `label ${a.lowered || a.fled ? "off" : ""}`, fill: colour, text: a.label }) });
   }
+  // each label at the spot costing least, the middle first among equals, given the
+  // labels placed before it; then each again given all the others, twice (a label
+  // placed early no longer keeps the best spot of a later one: labels drawn on each
+  // other, 190 of 2,000 on a phone's full tables, 52 on a desktop)
+  const covers = (me, [x, y]) => todo.filter((o) => o !== me && o.at
+    && Math.abs(x - o.at[0]) < me.w + o.w && Math.abs(y - o.at[1]) < LABEL_GAP).length;
+  const place = (me) => {
+    let best = null, low = Infinity;
+    for (const q of me.spots) {
+      if (q[2] >= low) continue;
+      const c = q[2] + LABEL_WEIGHT * covers(me, q);
+      if (c < low) { low = c; best = q; }
+    }
+    me.at = best;
+  };
+  todo.forEach(place);
+  for (let pass = 0; pass < 2; pass++) todo.forEach(place);
+  const labels = todo.map(({ at: [x, y], text }) => {
+    text.setAttribute("x", x.toFixed(2));
+    text.setAttribute("y", (y + 0.9).toFixed(2));
+    return text;
+  });
   labels.forEach((l) => layer.append(l));  // above every arrow
   return layer;
 }
