@@ -325,6 +325,51 @@ def test_the_count_holds_the_reveal_then_shows_everything_at_once(db: str, clock
     assert states[-1]["deadline"] == pytest.approx(room.deadline)
 
 
+def test_a_reader_arriving_during_the_count_gets_the_table_before_it(db: str,
+                                                                    clock: Clock) -> None:
+    """A reload during "1, 2, 3, now!": the welcome held no state (the Mayor counts) and
+    the page said 'Connecting...' until the reveal, up to four beats. Now it holds the
+    view as it was before the count (nothing revealed) and the beats left; the last
+    decider is told their own decision; the reveal comes to them as to everybody."""
+    t = Table(db, clock, players=4, bots=0)
+    room = t.room
+    room.start(t.members["Ana"])
+    game = room.game
+    assert game is not None
+    while game.phase.value != "gesture":
+        t.step()
+    order = list(game.pending)
+    for name in order:
+        v = view(game, name)
+        c = dict(v.choices[0])
+        c.pop("player")
+        room.decide(t.members[name], v.decision_id, c)
+    assert room.reveal_at is not None
+    last, other = order[-1], order[0]
+    clock.now += 0.6  # a beat and a bit into the count
+    for name in (last, other):
+        room.disconnect(t.conns[name])
+        c = t.conns[name] = conn()
+        room.connect(c, room.members[t.members[name]])
+        welcome = (c.sent or [])[0]
+        assert welcome["type"] == "welcome"
+        v = welcome["state"]["view"]
+        assert v["phase"] == "gesture"  # the table before the count
+        assert [s["name"] for s in v["seats"] if s["gesture"] is not None] == (
+            [] if name == last else [name])  # only the reader's own gesture
+        count = welcome["count"]
+        assert count["start"] + count["beats"] * count["beat"] == pytest.approx(room.reveal_at)
+        assert ("chose" in welcome) == (name == last)
+    chose = (t.conns[last].sent or [])[0]["chose"]
+    assert chose["type"] == "gesture" and chose["player"] == last
+    clock.now = room.reveal_at + 0.01
+    room.tick()
+    for name in (last, other):
+        states = [m for m in t.conns[name].sent or [] if m["type"] == "state"]
+        assert states and states[-1]["view"]["phase"] != "gesture", name
+        assert len(states[-1]["view"]["seats"]) == 4
+
+
 def test_stale_and_late_decisions_are_refused_with_a_reason(db: str, clock: Clock) -> None:
     t = Table(db, clock)
     room = t.room

@@ -29,8 +29,8 @@ from websockets.sync.client import connect
 from darkcity.server.testing import create_room, unfold
 
 from ..test_server_process import Server
-from .test_web_play import add_bots, ws_url
-from .test_web_review import Link
+from .test_web_play import CLICKABLE, add_bots, ws_url
+from .test_web_review import Link, to_the_gestures
 
 
 def phone(browser: Any, locale: str) -> Any:
@@ -132,4 +132,35 @@ def test_a_silent_connection_is_found_when_the_network_comes_back(
     page.tap("[data-testid=choice-0]")
     expect(page.locator("[data-testid=decide] h2")).not_to_have_text(
         "Write your free XP in one row")
+    page.context.close()
+
+
+def test_a_reload_during_the_count_keeps_the_table_and_the_count(
+        browser: Any, server: Server) -> None:
+    """A phone reloaded during '1, 2, 3, now!' (the friend's thumb, a tab brought back)
+    said 'Conectando…' until the reveal, up to four beats: the server held every state
+    back while it counted. Now the table comes back as it was before the count, with the
+    beats left and the reader's own gesture sealed, then the reveal as everybody's."""
+    room = create_room(server.base, "Ana", players=4, decide_s=120, beat_s=2, bot_delay_s=0.3,
+                       lang="pt")
+    page = phone(browser, "pt-BR")
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector("[data-testid=copy-invite]")
+    add_bots(server, room["code"], room["token"], range(1, 4), start=True)
+    to_the_gestures(page)
+    count = page.locator("#count.on")
+    end = time.monotonic() + 30
+    while not count.count() and time.monotonic() < end:  # Ana's gesture, then the count
+        with contextlib.suppress(Exception):
+            page.locator(CLICKABLE).first.tap(timeout=500)
+        time.sleep(0.1)
+    expect(count).to_be_visible(timeout=10_000)
+    page.reload()
+    # within the count (four beats of 2 s): the table, the beats and the sealed gesture
+    expect(page.locator("[data-testid=sealed]")).to_contain_text("Seu gesto: ", timeout=5000)
+    expect(page.locator("[data-testid=table]")).to_be_visible()
+    assert page.get_by_text("Conectando…").count() == 0
+    expect(count).to_be_visible()
+    assert page.locator("[data-testid=arrows]").count() == 0  # nothing revealed yet
+    expect(page.locator("[data-testid=arrows]")).to_have_count(1, timeout=10_000)  # "já!"
     page.context.close()

@@ -135,7 +135,10 @@ class PlayAgain(_Strict):
 def unfold(message: dict[str, Any]) -> list[dict[str, Any]]:
     """A server message and what rides in it as a message of its own, in the order a
     client takes them: a ``welcome`` that holds the connection's first ``state`` (a
-    game in progress) gives both. (An ``ack`` or a ``lobby`` riding on a message is a
-    field of it, read with it.)"""
-    state = message.get("state") if message.get("type") == "welcome" else None
-    return [message, state] if isinstance(state, dict) else [message]
+    game in progress) gives both, and then its ``count`` (the Mayor counting when it
+    came). (An ``ack`` or a ``lobby`` riding on a message is a field of it, read with
+    it.)"""
+    if message.get("type") != "welcome":
+        return [message]
+    return [message, *(x for x in (message.get("state"), message.get("count"))
+                       if isinstance(x, dict))]

@@ -883,6 +883,8 @@ class Room:
         if member is not None and member.id in self.played_away:
             welcome["played_away"] = self.played_away.pop(member.id)
         state = self.state_message(conn)
+        if state is None:
+            state = self._counting_welcome(conn, welcome)
         if state is not None:
             welcome["state"] = state
         conn.send(welcome)
@@ -1006,6 +1008,28 @@ class Room:
         game = self.game
         if game is None or self.reveal_at is not None:
             return None
+        return self._state_of(conn, game)
+
+    def _counting_welcome(self, conn: Conn, welcome: dict[str, Any]) -> dict[str, Any] | None:
+        """A reader who arrives while the Mayor counts (a reload during "1, 2, 3, now!")
+        gets the table as it was before the count (the game without its last decision,
+        which closed the sealed phase: nothing is revealed before "now!") and the beats
+        left, in ``welcome``'s ``count``; the reveal then comes to them as to everybody.
+        The last decider is told their own decision (``chose``). It saw 'Connecting...'
+        until the reveal (up to four beats)."""
+        game = self.game
+        if game is None or self.reveal_at is None or not game.log:
+            return None
+        last = game.log[-1]
+        before = restore(game.settings, game.seed, game.log[:-1])
+        beat = self.config.beat_s
+        welcome["count"] = {"type": "count", "start": self.reveal_at - BEATS * beat,
+                            "beat": beat, "beats": BEATS, "server_time": self.clock()}
+        if self.player_of(conn.member) == last.player:
+            welcome["chose"] = decision_to_dict(last)
+        return self._state_of(conn, before)
+
+    def _state_of(self, conn: Conn, game: Game) -> dict[str, Any]:
         player = self.player_of(conn.member)
         seat = self.seat_of(conn.member)
         if player is None and seat is not None and self.players:

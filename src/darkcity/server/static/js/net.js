@@ -137,6 +137,10 @@ function onMessage(m) {
       if (m.lines) S.chat = m.lines;
       if (m.played_away) S.back = [...(S.back || []), ...m.played_away];  // (js/back.js)
       if (m.state) newState(m.state);
+      // arrived during "1, 2, 3, now!" (a reload): the table as it was before the count,
+      // the beats left, and what this reader chose if theirs closed the phase
+      if (m.count) startCount(m.count);
+      if (m.chose && S.view) S.chose = { id: S.view.decision_id, choice: m.chose };
       break;
     case "pong": S.offset = m.server_time - (m.t + Date.now() / 1000) / 2; break;
     case "lobby": break;
