@@ -1,8 +1,9 @@
 """The Mayor's mistakes and mishaps at a real table, on a phone (375x667), in pt_BR.
 
 Entering something wrong: a withdrawal noticed once the night is resolved is corrected
-in one tap, the calls kept, and from the next night's draft too ("Correct night N");
-"Undo night N" and "Free the phones' seats" ask first and say what they take back; a
+in one tap, the calls kept; a night corrected once the next has entries, which are kept
+("Correct night N"); a card tapped wrong at a call corrected alone, the calls after it
+kept; "Undo night N" and "Free the phones' seats" ask first and say what they take back; a
 gesture noticed one player later is entered again from its name. Mishaps: a count that
 did not reach the server is not counted again; a friend's phone that took another's
 seat gives it back; the Mayor's link shared by mistake is changed; a player who leaves
@@ -78,11 +79,11 @@ def test_a_withdrawal_entered_wrong_is_corrected_once_the_night_is_resolved(
     correct.tap()
     panel = page.get_by_test_id("panel-correct")
     expect(panel.locator("h2")).to_have_text("Corrigir registro")
-    # a card entered wrong at a call is said to be undone back to that call
-    expect(page.get_by_test_id("correct-card")).to_contain_text("Desfazer")
+    # a card entered wrong at a call: the night's calls are offered too
+    expect(page.get_by_test_id("correct-calls")).to_be_visible()
     page.get_by_test_id("who-Bia").tap()
     # what is asked comes up on the phone's screen, the explanations gone
-    expect(page.get_by_test_id("correct-card")).to_have_count(0)
+    expect(page.get_by_test_id("correct-calls")).to_have_count(0)
     assert on_screen(page, "correct-wd-Bia-stay")
     fled = page.get_by_test_id("correct-wd-Bia-fled")
     expect(fled).to_have_attribute("aria-pressed", "true")
@@ -132,17 +133,99 @@ def test_undo_night_says_what_it_takes_back_and_the_smaller_fix(
     v = httpx.get(f"{base}/api/tables/{code}", headers={"X-Table-Token": token},
                   timeout=10).json()
     assert v["night"] == 2 and v["nights"] == 1 and v["stage"] == "draft"  # cancelled
-    # "Corrigir a noite 1": the start of night 2 taken back, night 1's correction open
-    page.get_by_test_id("correct-last-night").tap()
-    page.get_by_test_id("panel-correct").wait_for()
+    page.context.close()
+
+
+def test_a_night_corrected_once_the_next_has_entries_keeps_them(
+        browser: Any, table_server: Server) -> None:
+    """"Bia did not flee on night 1", noticed in the middle of night 2's gestures: the
+    bar's "Corrigir a noite 1" opens night 1 as it ended, says what happens to what was
+    entered since, and the correction keeps night 2's count and gestures (the Mayor had
+    to undo back to night 1's end and enter night 2 again)."""
+    t = new_table(table_server.base)
+    base, code, token = table_server.base, t["code"], t["token"]
+    a_resolved_night(base, code, token)
+    for e in ({"type": "next-night"}, {"type": "drafted"}, {"type": "counted"},
+              {"type": "gesture", "player": "Bia", "shows": "werewolf", "targets": ["Caio"]},
+              {"type": "gesture", "player": "Caio", "shows": "priest"}):
+        enter(base, code, token, e)
+    page = phone_pt(browser)
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    page.get_by_test_id("panel-reveal").wait_for()
+    fix = page.get_by_test_id("correct-last-night")
+    expect(fix).to_have_text("Corrigir a noite\u00a01")
+    fix.tap()
+    panel = page.get_by_test_id("panel-correct")
+    expect(panel.locator("h2")).to_have_text("Corrigir a noite 1")
+    expect(page.get_by_test_id("correct-later")).to_contain_text(
+        "A noite 1 já acabou: depois da correção")
+    expect(page.get_by_test_id("who-Bia")).to_have_text("Bia: Sacerdote")  # night 1's
     page.get_by_test_id("who-Bia").tap()
-    with page.expect_response(CORRECT):
+    with page.expect_response(CORRECT) as r:
         page.get_by_test_id("correct-wd-Bia-stay").tap()
+    assert r.value.status == 200 and r.value.json()["dropped"] == 0, r.value.text()
+    expect(page.get_by_test_id("toast").last).to_have_text(
+        "Corrigida: a desistência de Bia; tudo o que foi registrado depois continua valendo.")
+    page.get_by_test_id("panel-reveal").wait_for()
     v = httpx.get(f"{base}/api/tables/{code}", headers={"X-Table-Token": token},
                   timeout=10).json()
-    assert v["night"] == 1 and v["stage"] == "journals" and "Bia" not in v["withdrawals"]
-    page.get_by_test_id("next-night").tap()
-    page.get_by_test_id("panel-draft").wait_for()
+    assert v["night"] == 2 and v["stage"] == "reveal" and sorted(v["gestures"]) == [
+        "Bia", "Caio"]
+    night_1 = httpx.get(f"{base}/api/tables/{code}/nights/1", timeout=10).json()
+    assert "Bia" not in night_1.get("withdrawals", {}), night_1
+    page.context.close()
+
+
+def test_a_card_tapped_wrong_at_a_call_is_corrected_alone(
+        browser: Any, table_server: Server) -> None:
+    """At the Devil's call the Mayor tapped Duda, whose Werewolf was real: noticed at
+    the night's end, "Corrigir registro" lists the night's calls; step 1 comes back as it
+    was asked, Duda pressed; untapped and corrected, the Vampire's call is kept and the
+    Werewolf, now called, is asked. Before, the page said to undo back to step 1."""
+    t = new_table(table_server.base)
+    base, code, token = table_server.base, t["code"], t["token"]
+    for e in ({"type": "drafted"}, {"type": "counted"},
+              {"type": "gesture", "player": "Ana", "shows": "vampire", "targets": ["Bia"]},
+              {"type": "gesture", "player": "Bia", "shows": "priest"},
+              {"type": "gesture", "player": "Caio", "shows": "priest"},
+              {"type": "gesture", "player": "Duda", "shows": "werewolf", "targets": ["Caio"]},
+              {"type": "revealed"}, {"type": "withdrawn"},
+              {"type": "call", "step": "1", "cards": {"Duda": {"role": "devil",
+                                                                "edition": "basic"}}},
+              {"type": "call", "step": "2", "cards": {"Ana": {"role": "vampire",
+                                                               "edition": "basic"}}}):
+        enter(base, code, token, e)
+    assert stage(base, code, token) == "journals"
+    page = phone_pt(browser)
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    page.get_by_test_id("correct").tap()
+    call = page.get_by_test_id("correct-call-1")
+    expect(call).to_have_text("Passo 1 · Demônio: Duda")
+    expect(page.get_by_test_id("correct-call-2")).to_have_text("Passo 2 · Vampiro: Ana")
+    call.tap()
+    box = page.get_by_test_id("panel-correct-call")
+    expect(box.get_by_test_id("call")).to_have_text("O Demônio?")
+    duda = box.get_by_test_id("holder-Duda")
+    expect(duda).to_have_attribute("aria-pressed", "true")  # as entered
+    duda.tap()
+    expect(duda).to_have_attribute("aria-pressed", "false")
+    send = box.get_by_test_id("call-next")
+    expect(send).to_have_text("Corrigir o passo 1")
+    with page.expect_response(CORRECT) as r:
+        send.tap()
+    assert r.value.status == 200 and r.value.json()["dropped"] == 0, r.value.text()
+    expect(page.get_by_test_id("toast").last).to_have_text(
+        "Corrigido: passo 1; tudo o que foi registrado depois continua valendo. A noite ainda "
+        "não acabou; falta chamar: passo 3.")
+    # the Werewolf is called now; the Vampire's call was kept
+    expect(page.get_by_test_id("call")).to_have_text("O Lobisomem?")
+    assert on_screen(page, "call-next")
+    page.get_by_test_id("call-next").tap()
+    page.get_by_test_id("panel-journals").wait_for()
+    v = httpx.get(f"{base}/api/tables/{code}", headers={"X-Table-Token": token},
+                  timeout=10).json()
+    assert [c["step"] for c in v["calls"]] == ["1", "2", "3"] and v["calls"][0]["cards"] == {}
+    assert v["result"]["players"]["Caio"]["fate"] != "alive", v["result"]["players"]
     page.context.close()
 
 

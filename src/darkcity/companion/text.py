@@ -77,10 +77,20 @@ UI: Final = (
     _("You held {card}: {fate}"),
     _("Correct a gesture"),
     _("Correct an entry"),
-    _("Tap the player whose gesture or withdrawal was entered wrong, then enter it again. "
-      "Everything entered after it is kept while it still holds."),
-    _("A card entered wrong at a call: Undo back to that call (its button names the step), "
-      "then enter the calls again."),
+    _("Tap the player whose gesture or withdrawal was entered wrong, then enter it again; "
+      "or the call, below. Everything entered after it is kept while it still holds."),
+    _("A card or a Zombie's choice entered wrong at a call: tap the call."),
+    _("nobody turns it over"),
+    _("Which night?"),
+    _("Correct step {step}"),
+    _("The calls after it are kept while they still hold; any that no longer does is asked "
+      "again."),
+    _("Night {n} is over: after the correction, every entry since is checked again, and one "
+      "that no longer holds is taken back with all after it (the page says how many)."),
+    _("Corrected: {what}. What was entered after it and no longer holds was taken back: "
+      "enter it again."),
+    _("Corrected: {what}; everything entered after it still holds."),
+    _("The night is not over any more; still to call: {what}."),
     _("Phase 3, the withdrawal:"),
     _("The count was done, but it did not reach the server. Everyone has made their gesture: "
       "go on without counting again."),
@@ -101,10 +111,10 @@ UI: Final = (
     _("Back to night {n}'s draft? Everything entered since is taken back: night {n}'s "
       "gestures, withdrawals and calls, what the journals got from it, and anything entered "
       "after it."),
-    _("To fix one gesture or withdrawal, cancel and tap “Correct an entry”: the rest of the "
-      "night is kept."),
-    _("To fix one gesture or withdrawal of night {n}, cancel and tap “Correct night {n}”: "
-      "the rest of the night is kept."),
+    _("To fix one answer (a gesture, a withdrawal, a card at a call), cancel and tap "
+      "“Correct an entry”: everything else is kept while it holds."),
+    _("To fix one answer of night {n} (a gesture, a withdrawal, a card at a call), cancel and "
+      "tap “Correct night {n}”: everything else is kept while it holds."),
     _("A player leaves, or a friend joins?"),
     _("The players are fixed for a game: the deck and the journals are for these {n}. Finish "
       "this game, or set up a new one with the players changed; this one stays under “Games "

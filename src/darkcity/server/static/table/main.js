@@ -15,6 +15,7 @@ import { resolvePanel, storyPanel } from "./resolve.js";
 import { resultPanel } from "./journals.js";
 import { phonePage } from "./phone.js";
 import { loadSaved, resumePanel } from "./resume.js";
+import { correctPanel, correctable } from "./correct.js";
 
 const S = {
   meta: null, lang: "en", code: null, token: null, view: null, local: {}, spoken: {},
@@ -101,20 +102,36 @@ async function undo(what) {
   S.render();
 }
 
-// A gesture corrected after the reveal: the server keeps every later entry that still
-// holds and says how many it had to take back.
-const correct = (entry) => submit(() => api.correct(S.code, S.token, entry), (v) => {
-  S.view = v;
-  S.local = {};
-  const p = { player: entry.player };
-  if (entry.type === "withdrawal") {
-    toast(v.dropped ? t("Corrected: {player}'s withdrawal. What was entered after it and no longer holds was taken back: enter it again.", p)
-      : t("Corrected: {player}'s withdrawal; everything entered after it still holds.", p), "ok");
-  } else {
-    toast(v.dropped ? t("Corrected: {player}'s gesture. What was entered after it and no longer holds was taken back: enter it again.", p)
-      : t("Corrected: {player}'s gesture; everything entered after it still holds.", p), "ok");
-  }
-});
+// One answer corrected (a gesture, a withdrawal, a call; of tonight or of ``night``,
+// an earlier one): the server keeps every later entry that still holds and says how
+// many it had to take back; a night that was over and has a call to answer again (the
+// Werewolf called once nobody is a Devil) says so.
+const correct = (entry, night) => {
+  const was = S.view.stage;
+  return submit(() => api.correct(S.code, S.token, entry, night), (v) => {
+    S.view = v;
+    S.local = {};
+    const p = { player: entry.player };
+    let said;
+    if (entry.type === "call") {
+      const what = entry.step === "end" ? t("The other cards") : t("step {step}", { step: entry.step });
+      said = v.dropped ? t("Corrected: {what}. What was entered after it and no longer holds was taken back: enter it again.", { what })
+        : t("Corrected: {what}; everything entered after it still holds.", { what });
+    } else if (entry.type === "withdrawal") {
+      said = v.dropped ? t("Corrected: {player}'s withdrawal. What was entered after it and no longer holds was taken back: enter it again.", p)
+        : t("Corrected: {player}'s withdrawal; everything entered after it still holds.", p);
+    } else {
+      said = v.dropped ? t("Corrected: {player}'s gesture. What was entered after it and no longer holds was taken back: enter it again.", p)
+        : t("Corrected: {player}'s gesture; everything entered after it still holds.", p);
+    }
+    const q = v.question;
+    if (["journals", "over"].includes(was) && v.stage === "resolution" && q) {
+      const next = q.step === "end" ? t("The other cards") : t("step {step}", { step: q.step });
+      said = `${said} ${t("The night is not over any more; still to call: {what}.", { what: next })}`;
+    }
+    toast(said, "ok");
+  });
+};
 
 S.refresh = async (full) => {
   if (!S.code) return;
@@ -180,8 +197,8 @@ function mayorPage() {
   const parts = [head, offlineBanner(), setAside(v)];
   const stage = v.stage;
   const after = ["withdrawal", "resolution", "journals", "over"].includes(stage);
-  if (after && S.local.correcting) {
-    parts.push(revealPanel(S, correct, { correcting: true, cancel: () => { S.local = {}; S.render(); } }));
+  if (S.local.correcting && correctable(v)) {
+    parts.push(correctPanel(S, correct, () => { S.local = {}; S.render(); }));
   } else if (stage === "draft") parts.push(draftPanel(S, send));
   else if (stage === "count") parts.push(countPanel(S, send));
   else if (stage === "reveal") parts.push(revealPanel(S, send));
@@ -230,12 +247,10 @@ function mayorPage() {
     S.local.correcting ? null : nextStep(S, send),
     after && !S.local.correcting ? button(stage === "withdrawal" ? t("Correct a gesture") : t("Correct an entry"), () => { S.local = { correcting: true }; S.render(); },
       { "data-testid": "correct" }) : null,
-    // noticed while the cards are shuffled for the next night, nothing entered yet: the
-    // night before is corrected (the start of this one taken back, then Next night again)
-    stage === "draft" && v.last_entry && v.last_entry.type === "next-night" ? button(keepNumbers(t("Correct night {n}", { n: v.nights })), async () => {
-      await undo("entry");
-      if (S.view.stage === "journals") { S.local = { correcting: true }; S.render(); }
-    }, { "data-testid": "correct-last-night" }) : null,
+    // noticed once the next night is under way (the cards shuffled, the count, the
+    // gestures): the night before is corrected, what was entered since kept where it holds
+    !after && v.nights && !S.local.correcting ? button(keepNumbers(t("Correct night {n}", { n: v.nights })), () => { S.local = { correcting: true, night: v.nights }; S.render(); },
+      { "data-testid": "correct-last-night" }) : null,
     button(undoneOf(v.last_entry) ? keepNumbers(t("Undo: {what}", { what: undoneOf(v.last_entry) })) : t("Undo"), () => undo("entry"),
       { "data-testid": "undo", disabled: v.can_undo ? null : true }),
     // the last finished night, by its number (none on the first night)
@@ -249,10 +264,10 @@ function mayorPage() {
 function undoNightWarning(v) {
   const n = v.nights;
   const lines = [t("Back to night {n}'s draft? Everything entered since is taken back: night {n}'s gestures, withdrawals and calls, what the journals got from it, and anything entered after it.", { n })];
-  if (v.night === n && ["journals", "over"].includes(v.stage)) {
-    lines.push(t("To fix one gesture or withdrawal, cancel and tap “Correct an entry”: the rest of the night is kept."));
-  } else if (v.stage === "draft" && v.last_entry && v.last_entry.type === "next-night") {
-    lines.push(t("To fix one gesture or withdrawal of night {n}, cancel and tap “Correct night {n}”: the rest of the night is kept.", { n }));
+  if (["withdrawal", "resolution", "journals", "over"].includes(v.stage)) {
+    lines.push(t("To fix one answer (a gesture, a withdrawal, a card at a call), cancel and tap “Correct an entry”: everything else is kept while it holds."));
+  } else {
+    lines.push(t("To fix one answer of night {n} (a gesture, a withdrawal, a card at a call), cancel and tap “Correct night {n}”: everything else is kept while it holds.", { n }));
   }
   return lines.join("\n\n");
 }

@@ -46,14 +46,22 @@ export function storyPanel(S) {
   return v.narration.length ? el("section", { class: "panel" }, el("h2", { "data-testid": "story-title", text: title }), story) : null;
 }
 
-export function resolvePanel(S, send) {
-  const v = S.view;
+// ``view``: a correction's table as it stood before the call corrected (correct.js), with
+// ``initial`` the answer entered then (its holders, cards and Zombies pressed) and
+// ``label`` the button that sends it.
+export function resolvePanel(S, send, { view = null, initial = null, label = null } = {}) {
+  const v = view || S.view;
   const q = v.question;
   if (!q) return null;
   const local = S.local;
   if (!local.call || local.call.step !== q.step || local.call.night !== v.night) {
     local.call = { step: q.step, night: v.night, chosen: new Set(q.chosen), pick: {}, zombies: {} };
     for (const [z, c] of Object.entries(q.zombies)) local.call.zombies[z] = c.aimed;
+    if (initial) {
+      local.call.chosen = new Set(Object.keys(initial.cards).filter((p) => q.candidates.includes(p)));
+      for (const [p, c] of Object.entries(initial.cards)) local.call.pick[p] = c;
+      Object.assign(local.call.zombies, initial.zombies || {});
+    }
   }
   const st = local.call;
   const called = `${v.code}:${v.night}:call:${q.step}`;
@@ -151,7 +159,7 @@ export function resolvePanel(S, send) {
   const ready = needs.every((p) => st.pick[p]);
   // at the Devil's or the Angel's call, Next with nobody tapped says that nobody holds it
   const nobody = choosing && q.candidates.length && !st.chosen.size;
-  box.append(button(nobody ? t("Nobody turns it over: next") : t("Next"), () => {
+  box.append(button(label || (nobody ? t("Nobody turns it over: next") : t("Next")), () => {
     const cards = {};
     const add = (p, withGender) => {
       const c = st.pick[p];

@@ -32,9 +32,11 @@ function withdrawalRow(v, p, send) {
 }
 
 // ``correcting``: after the reveal, a gesture entered wrong is entered again (the Mayor
-// taps the player first); ``cancel`` leaves without a change.
-export function revealPanel(S, send, { correcting = false, cancel = null } = {}) {
-  const v = S.view;
+// taps the player first); ``cancel`` leaves without a change. A correction (correct.js)
+// draws ``view``, the table of the night corrected, with ``head`` above the names (the
+// nights) and ``more`` under them (the calls), titled ``title``.
+export function revealPanel(S, send, { correcting = false, cancel = null, view = null, head = [], more = [], title = null } = {}) {
+  const v = view || S.view;
   const local = S.local;
   if (correcting) {
     if (!v.gesturing.includes(local.player)) local.player = null;
@@ -55,18 +57,19 @@ export function revealPanel(S, send, { correcting = false, cancel = null } = {})
   const late = correcting && ["resolution", "journals", "over"].includes(v.stage);
   const ask = el("div", { "data-testid": "reveal-question" });  // what is asked of the Mayor now
   const box = el("section", { class: "panel", "data-testid": correcting ? "panel-correct" : "panel-reveal" },
-    el("h2", { text: late ? t("Correct an entry") : correcting ? t("Correct a gesture") : t("Phase 2: what everyone shows") }),
+    el("h2", { text: title || (late ? t("Correct an entry") : correcting ? t("Correct a gesture") : t("Phase 2: what everyone shows")) }),
+    correcting && !local.player ? head : null,
     // said until a player is tapped: then what is asked comes up on a phone's screen
-    late && !local.player ? el("p", { class: "dim", text: t("Tap the player whose gesture or withdrawal was entered wrong, then enter it again. Everything entered after it is kept while it still holds.") })
+    late && !local.player ? el("p", { class: "dim", text: t("Tap the player whose gesture or withdrawal was entered wrong, then enter it again; or the call, below. Everything entered after it is kept while it still holds.") })
       : correcting && !local.player ? el("p", { class: "dim", text: t("Tap the player whose gesture was entered wrong, then enter what they showed. Everything entered after it is kept while it still holds.") }) : null,
-    late && !local.player ? el("p", { class: "dim", "data-testid": "correct-card", text: t("A card entered wrong at a call: Undo back to that call (its button names the step), then enter the calls again.") }) : null,
     // the reveal asks first, the names entered under it: with eight players their six
     // rows of names pushed the roles under a phone's fold at every gesture; a correction
     // picks the name first
     correcting ? chips : ask,
     // a gesture entered wrong is entered again from its name (nothing said it)
     !correcting && Object.keys(v.gestures).length ? el("p", { class: "dim", "data-testid": "reveal-again", text: t("Entered wrong? Tap the name to enter that gesture again.") }) : null,
-    correcting ? ask : chips);
+    correcting ? ask : chips,
+    correcting && !local.player ? more : null);
   const commit = (extra) => {
     const entry = { type: "gesture", player: p, shows: local.shows, ...extra };
     local.shows = null; local.targets = []; local.seeks = null; local.auto = true;
