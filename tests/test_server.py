@@ -462,6 +462,37 @@ def test_a_restart_rebuilds_every_room_exactly(db: str, clock: Clock) -> None:
     assert copy.record()["winners"] == list(copy.game.winners)
 
 
+def test_what_a_bot_played_for_an_absent_friend_survives_a_restart(db: str,
+                                                                   clock: Clock) -> None:
+    """'A bot played for you while you were away' (the welcome's ``played_away``) was held
+    in memory only: a server restarted while Duda was away forgot it, and her page said
+    nothing of the nights played for her. It is read again from the decisions' sources,
+    and told once: a restart after she was told does not tell it again."""
+    t = Table(db, clock)
+    room = t.room
+    room.start(t.members["Ana"])
+    room.disconnect(t.conns["Duda"])
+    duda = t.members.pop("Duda")  # (the table's step no longer decides for her)
+    for _ in range(120):  # the grace passes: a bot decides for her a while
+        t.step()
+    nights = room.played_away.get(duda)
+    assert nights, "no decision was made for Duda while away"
+    again = manager(db, clock)  # the server restarts
+    copy = again.get(room.code)
+    assert copy is not None
+    back = conn()
+    copy.connect(back, copy.member_by_token(t.tokens["Duda"]))
+    assert (back.sent or [])[0]["played_away"] == nights
+    third = manager(db, clock).get(room.code)  # told once, across a restart too
+    assert third is not None
+    later = conn()
+    third.connect(later, third.member_by_token(t.tokens["Duda"]))
+    assert "played_away" not in (later.sent or [])[0]
+    ana = conn()  # nobody else was away: nothing to tell
+    third.connect(ana, third.member_by_token(t.tokens["Ana"]))
+    assert "played_away" not in (ana.sent or [])[0]
+
+
 def test_the_record_waits_for_the_end(db: str, clock: Clock) -> None:
     t = Table(db, clock)
     t.room.start(t.members["Ana"])

@@ -225,8 +225,11 @@ class Room:
     bot_due: dict[str, float] = field(default_factory=dict)
     away: dict[int, float] = field(default_factory=dict)  # member -> gone since
     # member -> the nights of the decisions a bot made for them while away (told once,
-    # in their next welcome: the page says what the table did without them)
+    # in their next welcome: the page says what the table did without them); read
+    # again from the decisions' sources after a restart, from the member's ``away_told``
+    # (the decisions stored when they were last told) on
     played_away: dict[int, list[int]] = field(default_factory=dict)
+    away_told: dict[int, int] = field(default_factory=dict)
     conns: set[Conn] = field(default_factory=set)
     notices: list[dict[str, Any]] = field(default_factory=list)
     robots: dict[tuple[str, str], Bot] = field(default_factory=dict)
@@ -248,7 +251,8 @@ class Room:
         return {"members": [m.to_json() for m in self.members.values()],
                 "bots": {str(k): v for k, v in self.bots.items()}, "host": self.host,
                 "players": list(self.players), "next_member": self.next_member,
-                "chat": self.chat, "next": self.next_code}
+                "chat": self.chat, "next": self.next_code,
+                "away_told": {str(k): v for k, v in self.away_told.items()}}
 
     def _save_lobby(self) -> None:
         self.storage.save_room(self.code, lobby=self.lobby_json())
@@ -515,16 +519,23 @@ class Room:
             raise
         self.history.append(doc)
         self.seq += 1
-        if source == "away" and d.player in self.players:
-            m = self.seated().get(self.players.index(d.player))
-            if m is not None:
-                self.played_away.setdefault(m.id, []).append(night)
+        if source == "away":
+            self.note_away(d.player, night, self.seq - 1)
         if ack is not None:  # stored first, then acknowledged with what is shown next
             ack(self.seq)
             self._urgent = True
         self.bot_due.pop(d.player, None)
         self._decider = d.player
         self._advance(stored=True)
+
+    def note_away(self, player: str, night: int, seq: int) -> None:
+        """The decision ``seq``, made by a bot on ``night`` for ``player``'s member while
+        away, to tell them when they are back (unless told already: ``away_told``)."""
+        if player not in self.players:
+            return
+        m = self.seated().get(self.players.index(player))
+        if m is not None and seq >= self.away_told.get(m.id, 0):
+            self.played_away.setdefault(m.id, []).append(night)
 
     def _point_deadline(self, now: float) -> float | None:
         """The deadline of the decision point the game has just reached (``None``: the
@@ -880,14 +891,18 @@ class Room:
         # in a game, your view of it (the ``state`` a connection's first message holds)
         welcome = {**self.welcome(conn), "lobby": self.lobby_public(),
                    "lines": self.chat[-50:]}
-        if member is not None and member.id in self.played_away:
+        told = member is not None and member.id in self.played_away
+        if member is not None and told:
             welcome["played_away"] = self.played_away.pop(member.id)
+            self.away_told[member.id] = self.seq
         state = self.state_message(conn)
         if state is None:
             state = self._counting_welcome(conn, welcome)
         if state is not None:
             welcome["state"] = state
         conn.send(welcome)
+        if told:  # told once, a restart included
+            self._save_lobby()
         self.broadcast_lobby(held=conn, presence=True)  # the others soon
 
     def disconnect(self, conn: Conn) -> None:
@@ -1220,20 +1235,27 @@ class RoomManager:
         room.next_member = int(lobby.get("next_member", len(room.members) + 1))
         room.chat = [dict(x) for x in lobby.get("chat", ())]
         room.next_code = lobby.get("next")
+        room.away_told = {int(k): int(v) for k, v in lobby.get("away_told", {}).items()}
         room.status = stored.status
         room.seed = stored.seed
         if stored.status != "lobby" and stored.seed is not None:
             deck = room.config.make_deck()
             game = Game(Settings(players=room.players, deck=deck), stored.seed)
+            stored_as: list[tuple[int, str]] = []  # each decision's seq and source
             for d in self.storage.decisions(code):
                 if d.source == "change":  # replaces its player's last decision
                     player = d.doc.get("player")
                     last = max(i for i, x in enumerate(room.history) if x.get("player") == player)
                     del room.history[last]
+                    del stored_as[last]
                 room.history.append(d.doc)
+                stored_as.append((d.seq, d.source))
                 room.seq += 1
-            for doc in room.history:
+            for doc, (seq, source) in zip(room.history, stored_as, strict=True):
+                night = game.night
                 game.do(decision_from_dict(doc))
+                if source == "away":  # (nothing a bot played for a member is forgotten)
+                    room.note_away(str(doc.get("player")), night, seq)
             room.game = game
             dp = game.decision_point()
             room.shown_dp = dp.id
