@@ -399,9 +399,16 @@ def test_a_timeout_lets_a_bot_decide_and_the_table_is_told(db: str, clock: Clock
     game = room.game
     assert game is not None
     assert game.phase.value == "setup"
+    clock.now = (room.deadline or 0) - 5  # Duda's phone locks (the grace is 10 s)
+    room.disconnect(t.conns["Duda"])
     clock.now = (room.deadline or 0) + 0.01
     room.tick()
     assert game.phase.value != "setup"
+    # each is told a bot decided for them: an open page by ``played`` (a hidden tab says
+    # so on return), Duda, with none open, in her next welcome
+    played = [m for m in t.conns["Bia"].sent or [] if m["type"] == "played"]
+    assert [m["night"] for m in played] == [0]
+    assert room.played_away == {t.members["Duda"]: [0]}
     notices = [m for m in t.conns["Bia"].sent or [] if m["type"] == "notice"]
     assert notices and "Time is up" in notices[-1]["message"]
     pt = [m for m in t.spectator.sent or [] if m["type"] == "notice"]

@@ -164,3 +164,41 @@ def test_a_reload_during_the_count_keeps_the_table_and_the_count(
     assert page.locator("[data-testid=arrows]").count() == 0  # nothing revealed yet
     expect(page.locator("[data-testid=arrows]")).to_have_count(1, timeout=10_000)  # "já!"
     page.context.close()
+
+
+HIDE = """(hidden) => {
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+  Object.defineProperty(document, 'visibilityState', { configurable: true,
+    get: () => (hidden ? 'hidden' : 'visible') });
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""
+
+
+def test_time_up_while_the_tab_was_hidden_is_said_on_return(
+        browser: Any, server: Server) -> None:
+    """A friend who switched to the group's chat (the tab hidden, its socket still open)
+    while their time ran out came back to a table that had moved on, a bot's free XP or
+    card theirs, and nothing said so: only a connection lost was summarised. The server
+    tells the seat's pages (``played``); a hidden one says it on return, as after being
+    away. On screen, the question itself says it: no panel then."""
+    room = create_room(server.base, "Ana", players=4, decide_s=5, bot_delay_s=0.3,
+                       lang="pt")
+    page = phone(browser, "pt-BR")
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector("[data-testid=copy-invite]")
+    add_bots(server, room["code"], room["token"], range(1, 4), start=True)
+    page.wait_for_selector("[data-testid=choice-0]")  # the free XP, Ana's to choose
+    page.evaluate(HIDE, True)  # to the chat app; time runs out (5 s)
+    page.wait_for_function("() => document.querySelector('[data-testid=phase]')"
+                           "?.dataset.phase === 'draft'", timeout=20_000)
+    page.evaluate(HIDE, False)
+    back = page.get_by_test_id("back-panel")
+    expect(back).to_contain_text("A partida continuou enquanto você estava fora")
+    assert back.locator("li").all_inner_texts() == ["Antes da primeira noite: seu XP grátis"]
+    page.get_by_test_id("back-ok").tap()
+    expect(back).to_have_count(0)
+    # the draft's time runs out on screen: the page says it where the question was
+    expect(page.get_by_test_id("phase")).not_to_have_attribute("data-phase", "draft",
+                                                               timeout=20_000)
+    assert page.locator("[data-testid=back-panel]").count() == 0
+    page.context.close()

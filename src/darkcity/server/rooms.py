@@ -521,6 +521,8 @@ class Room:
         self.seq += 1
         if source == "away":
             self.note_away(d.player, night, self.seq - 1)
+        elif source == "timeout":
+            self._timed_out(d.player, night)
         if ack is not None:  # stored first, then acknowledged with what is shown next
             ack(self.seq)
             self._urgent = True
@@ -536,6 +538,21 @@ class Room:
         m = self.seated().get(self.players.index(player))
         if m is not None and seq >= self.away_told.get(m.id, 0):
             self.played_away.setdefault(m.id, []).append(night)
+
+    def _timed_out(self, player: str, night: int) -> None:
+        """Time was up for ``player``, and a bot decided: their member's pages are told
+        (``played {night}``; a page whose tab was hidden says so when shown again, as
+        after being away), or, with none open, their next welcome is."""
+        if player not in self.players:
+            return
+        m = self.seated().get(self.players.index(player))
+        if m is None:
+            return
+        mine = [c for c in self.conns if c.member == m.id]
+        if not mine:
+            self.played_away.setdefault(m.id, []).append(night)
+        for c in mine:
+            c.send({"type": "played", "night": night, "server_time": self.clock()})
 
     def _point_deadline(self, now: float) -> float | None:
         """The deadline of the decision point the game has just reached (``None``: the

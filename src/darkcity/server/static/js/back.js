@@ -1,9 +1,10 @@
 // Back at the table after being away (the connection lost, the phone locked, the page
-// reloaded, the server restarted): the server's welcome lists the nights of the
-// decisions a bot made for this seat meanwhile (`played_away`), and the page says so
-// above the table, with what this seat did each of those nights (the view's history),
-// until its reader closes it. Without it a friend landed nights later with nothing to
-// say that a bot had played for them.
+// reloaded, the server restarted, or only the tab hidden while time ran out): the
+// server's welcome lists the nights of the decisions a bot made for this seat meanwhile
+// (`played_away`; a `played` message that comes while the tab is hidden adds its
+// night), and the page says so above the table, with what this seat did each of those
+// nights (the view's history), until its reader closes it. Without it a friend landed
+// nights later with nothing to say that a bot had played for them.
 import { S, update } from "./store.js";
 import { t, role, word } from "./i18n.js";
 import { el } from "./dom.js";

@@ -157,6 +157,9 @@ function onMessage(m) {
     }
     case "count": startCount(m); break;
     case "ack": S.pending = false; break;
+    // time was up and a bot decided for this seat: said on the page's return when its
+    // tab was hidden (js/back.js), as after being away; on screen, the question says it
+    case "played": if (document.hidden) S.back = [...(S.back || []), m.night]; break;
     case "notice":  // told once as a toast; its repeats are counted in the Mayor's notices
       if (!S.notices.includes(m.message)) toast(m.message, "notice");
       S.notices.push(m.message);
