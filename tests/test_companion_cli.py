@@ -130,3 +130,54 @@ def test_deaths_name_is_typed_hidden(tmp_path: Path) -> None:
     night = doc["nights"][0]
     assert night["round"]["gestures"]["Fred"] == {"names": "Bia"}
     assert adjudicate(night["round"]) == night["result"]
+
+
+def test_a_withdrawal_a_call_and_an_earlier_night_corrected(tmp_path: Path) -> None:
+    """``correct`` in the terminal, as on the web page: a withdrawal entered wrong and a
+    call entered again at the night's end (the calls kept), then night 1 corrected from
+    night 2's draft; a refusal in words. Before, only ``undo`` fixed an entry, taking back
+    every entry after it."""
+    record = tmp_path / "table.json"
+    child = pexpect.spawn(
+        sys.executable, ["-m", "darkcity", "table", "--players", "Ana,Bia,Caio,Duda", "--deck",
+                         "basic", "--save", str(record), "--beat", "0.05", "--no-speech",
+                         "--lang", "en"],
+        encoding="utf-8", timeout=30, dimensions=(40, 160), cwd=str(tmp_path))
+
+    def step(prompt: str, answer: str) -> None:
+        child.expect(prompt)
+        child.sendline(answer)
+
+    try:
+        step("Press Enter when everyone has a card", "")
+        step("Press Enter to count", "")
+        step("Ana shows", "vampire Bia")
+        step("Bia shows", "werewolf Caio")
+        step("Caio shows", "priest")
+        step("Duda shows", "hunter Ana Bia")
+        step("who fled", "Caio")  # wrong: Caio stayed
+        step("Who turns it over", "")
+        step("Enter for the next night", "correct Caio stayed")
+        child.expect("Corrected; everything entered after it still holds")
+        child.expect(r"Caio\s+│\s+alive")  # the night again: Caio stayed, unharmed
+        step("Enter for the next night", "correct step 1")
+        step(r"Who turns it over\? \(Ana, Bia, Caio, Duda; Enter: -\)", "")
+        child.expect("Corrected; everything entered after it still holds")
+        step("Enter for the next night", "correct Zed fled")
+        child.expect("'Zed' is not one of the players")
+        step("Enter for the next night", "")
+        # night 2's draft: night 1 corrected again, Caio fled after all
+        step("Press Enter when everyone has a card", "correct night 1 Caio fled")
+        child.expect("Corrected; everything entered after it still holds")
+        step("Press Enter when everyone has a card", "correct step 9")
+        child.expect("step 9 was not called on night 1")
+        step("Press Enter when everyone has a card", "quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    doc = json.loads(record.read_text(encoding="utf-8"))
+    assert replay_table(doc).ok and len(doc["nights"]) == 1
+    night = doc["nights"][0]
+    assert night["round"]["withdrawals"] == {"Caio": True}
+    assert adjudicate(night["round"]) == night["result"]
+    assert doc["entries"][-1] == {"type": "next-night"}

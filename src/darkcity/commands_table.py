@@ -8,7 +8,10 @@ beat and spoken where a speech command exists (``espeak-ng``, ``spd-say``,
 ``say``), the gestures typed one line each (``vampire Bia``, ``hunter Bia
 Caio``, ``alien zombie``, ``creature feminine Caio``), the withdrawals, the
 calls in initiative order and the journals. ``undo`` takes the last entry
-back, ``undo night`` the last night; ``quit`` stops. The table is saved as a
+back, ``undo night`` the last night; ``correct`` enters one answer again and
+keeps what came after it while it holds (``correct Bia vampire Caio``,
+``correct Bia fled``, ``correct step 4``, ``correct night 1 Bia stayed``);
+``quit`` stops. The table is saved as a
 ``darkcity-table/1`` record after every entry; ``--resume`` goes on from it,
 and ``darkcity replay`` checks it.
 
@@ -48,6 +51,22 @@ SPEECH_COMMANDS: Final = ("espeak-ng", "spd-say", "say")
 
 class _Quit(Exception):
     """The Mayor typed ``quit``."""
+
+
+class _Correct(Exception):
+    """The Mayor typed ``correct ...``: the words after it."""
+
+    def __init__(self, words: list[str]) -> None:
+        super().__init__("correct")
+        self.words = words
+
+
+#: The words of a correction, in English and Portuguese.
+_CORRECT: Final = ("correct", "corrigir")
+_NIGHT: Final = ("night", "noite")
+_STEP: Final = ("step", "passo")
+_FLED: Final = ("fled", "fugiu", "desistiu")
+_STAYED: Final = ("stayed", "ficou")
 
 
 class _Undo(Exception):
@@ -113,6 +132,8 @@ class TerminalTable:
             raise _Undo(night=False)
         if words in (["undo", "night"], ["desfazer", "noite"]):
             raise _Undo(night=True)
+        if words and words[0] in _CORRECT:
+            raise _Correct(answer.split()[1:])
         return answer
 
     def enter(self, entry: Any) -> bool:
@@ -151,6 +172,9 @@ class TerminalTable:
                 stage = self.c.stage
                 if stage is Stage.OVER:
                     self.journals()
+                    # a mistake noticed at the game's end is still corrected (or undone)
+                    self.ask(msg("Enter to finish (correct ...: one answer entered wrong; "
+                                 "undo night: take this one back)."))
                     return
                 {Stage.DRAFT: self.draft, Stage.COUNT: self.count, Stage.REVEAL: self.reveal,
                  Stage.WITHDRAWAL: self.withdrawals, Stage.RESOLUTION: self.call,
@@ -165,6 +189,8 @@ class TerminalTable:
                 else:
                     self.say(msg("The last entry is taken back."), "yellow")
                 self._save()
+            except _Correct as fix:
+                self.correct(fix.words)
 
     def _save(self) -> None:
         from darkcity.companion import write_table_record
@@ -318,16 +344,37 @@ class TerminalTable:
         return f"{name} ({', '.join(bits)})" if bits else name
 
     def call(self) -> None:
-        from darkcity.companion import Call
-
         q = self.c.question()
         assert q is not None
+        answer = self._answer_call(q)
+        if answer is None:
+            return
+        before = len(self.c.narration)
+        if self.enter(answer):
+            self._narrate(before)
+
+    def _narrate(self, before: int) -> None:
+        """The steps narrated since ``before``."""
+        for step, words in self.c.narration[before:]:
+            label = msg("End of the night") if step == "end" else msg("Step {step}", step=step)
+            self.say(label, "bold")
+            for m in words:
+                self.say("  " + self.t.render(m))
+            if not words:
+                self.say(msg("  Nothing happens."), "dim")
+
+    def _answer_call(self, q: Any, old: Any = None) -> Any:
+        """The Mayor's answer to the call ``q`` (a Call), or None when refused; ``old``,
+        the answer entered before (a correction), is what Enter keeps."""
+        from darkcity.companion import Call
+
         if q.role is None:
             self.say(msg("Turn over the cards still unknown."), "bold")
         else:
             self.say(msg("{role:The}?", role=role_term(q.role)), "bold yellow")
             self.speak(self.t.render(msg("{role:The}?", role=role_term(q.role))))
-        holders = list(q.chosen)
+        holders = list(q.chosen) if old is None else [p for p in q.candidates
+                                                       if p in old.cards]
         if q.role in (Role.DEVIL, Role.ANGEL) and q.candidates:
             pre = ", ".join(holders)
             answer = self.ask(msg("Who turns it over? ({players}; Enter: {chosen})",
@@ -339,7 +386,7 @@ class TerminalTable:
                     if who is None or who not in q.candidates:
                         self.say(msg("Refused: {reason}", reason=msg(
                             "{name!r} may not turn it over", name=w)), "red")
-                        return
+                        return None
                     holders.append(who)
         cards: dict[str, Any] = {}
         entered: dict[str, Any] = {}  # the answers asked: another's card may follow
@@ -355,20 +402,72 @@ class TerminalTable:
                 entered[p] = cards[p]
         zombies: dict[str, str] = {}
         for z, (left, right, aimed) in q.zombies.items():
+            kept = old.zombies.get(z, aimed) if old is not None else aimed
             answer = self.ask(msg("{player}, the Zombie, attacks {left} or {right}? "
                                   "(Enter: {aimed})", player=z, left=left, right=right,
-                                  aimed=aimed))
-            zombies[z] = self.player(answer) or aimed if answer else aimed
-        before = len(self.c.narration)
-        if self.enter(Call(q.step, cards, zombies)):
-            for step, words in self.c.narration[before:]:
-                label = msg("End of the night") if step == "end" else msg("Step {step}",
-                                                                          step=step)
-                self.say(label, "bold")
-                for m in words:
-                    self.say("  " + self.t.render(m))
-                if not words:
-                    self.say(msg("  Nothing happens."), "dim")
+                                  aimed=kept))
+            zombies[z] = self.player(answer) or kept if answer else kept
+        return Call(q.step, cards, zombies)
+
+    # -- corrections ------------------------------------------------------------------
+
+    def correct(self, words: list[str]) -> None:
+        """``correct [night N] NAME GESTURE``, ``correct [night N] NAME fled|stayed|NAME:1``
+        or ``correct [night N] step S``: one answer entered again, what came after it
+        kept while it holds (Companion.correct)."""
+        from darkcity.companion import EntryError, Stage, WithdrawalEntry
+
+        c = self.c
+        tonight = c.stage in (Stage.WITHDRAWAL, Stage.RESOLUTION, Stage.JOURNALS, Stage.OVER)
+        night = c.number if tonight else len(c.nights)
+        low = [w.lower() for w in words]
+        if len(low) >= 2 and low[0] in _NIGHT and low[1].isdigit():
+            night, words, low = int(low[1]), words[2:], low[2:]
+        usage = msg("To correct: 'correct Bia vampire Caio' (a gesture), 'correct Bia fled', "
+                    "'stayed' or 'Bia:1' (a withdrawal), 'correct step 4' (a call); "
+                    "'correct night 1 ...' for an earlier night.")
+        if not words or night < 1:
+            self.say(usage, "yellow")
+            return
+        try:
+            if low[0] in _STEP and len(low) == 2:
+                past = c.at(night, low[1])
+                q = past.question()
+                old = next((x for x in c.at(night).calls if x.step == low[1]), None)
+                entry = self._answer_call(q, old)
+                if entry is None:
+                    return
+            else:
+                name, _sep, bolt = words[0].partition(":")
+                who = self.player(name)
+                if who is None:
+                    self.say(msg("Refused: {reason}", reason=msg(
+                        "{name!r} is not one of the players", name=name)), "red")
+                    return
+                rest = low[1:]
+                if bolt in ("1", "2") and not rest:
+                    entry = WithdrawalEntry(who, (int(bolt) - 1,))
+                elif rest in ([w] for w in _FLED):
+                    entry = WithdrawalEntry(who, True)
+                elif rest in ([w] for w in _STAYED):
+                    entry = WithdrawalEntry(who, False)
+                else:
+                    entry = self._gesture(who, " ".join(words[1:]))
+                    if entry is None:
+                        self.say(usage, "yellow")
+                        return
+            dropped = c.correct(entry, night)
+        except EntryError as e:
+            why = (msg("{player}: {reason}", player=e.player, reason=e.message)
+                   if e.player else e.message)
+            self.say(msg("Refused: {reason}", reason=why), "bold red")
+            return
+        self._save()
+        if dropped:
+            self.say(msg("Corrected. What was entered after it and no longer holds was taken "
+                         "back ({n} entries): enter it again.", n=dropped), "yellow")
+        else:
+            self.say(msg("Corrected; everything entered after it still holds."), "green")
 
     def journals(self) -> None:
         from darkcity.companion import NextNight, Stage
@@ -399,7 +498,8 @@ class TerminalTable:
                          "bold green")
             self.say(msg("The record is in {path}.", path=str(self.save_path)))
             return
-        self.ask(msg("Enter for the next night (undo night: take this one back)."))
+        self.ask(msg("Enter for the next night (correct ...: one answer entered wrong; "
+                     "undo night: take this one back)."))
         self.enter(NextNight())
 
 
