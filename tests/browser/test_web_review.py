@@ -792,3 +792,25 @@ def test_the_gestures_table_fits_a_phone_word_by_word(browser: Any, server: Serv
     got = page.evaluate(WHO_WHOM_LINES)
     assert got == {"heads": [], "apart": [], "wide": got["wide"]} and got["wide"] <= 0, got
     page.context.close()
+
+
+def test_the_end_says_who_won_at_the_tables_centre(browser: Any, server: Server) -> None:
+    """At the end a phone is scrolled to the table (for the last count), and the panel
+    that says who won sits above it, out of sight: the table's centre said only 'A partida
+    terminou'. Once the last night is told it says who won ('Quem venceu: Ada'). A whole
+    game of bots watched from a phone in pt_BR (Ana, the host, is played by a bot)."""
+    room = create_room(server.base, "Ana", players=4, decide_s=60, beat_s=0.1, grace_s=1,
+                       bot_delay_s=0.1, lang="pt_BR")
+    add_bots(server, room["code"], room["token"], range(1, 4), start=True)
+    page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                               locale="pt-BR").new_page()
+    page.goto(f"{server.base}/r/{room['code']}")
+    page.get_by_test_id("victory").wait_for(timeout=120_000)
+    winners = page.inner_text("#end-h")
+    assert winners.startswith("Quem venceu: "), winners
+    title = page.get_by_test_id("phase")
+    expect(title).to_have_text(winners)
+    page.get_by_test_id("table").scroll_into_view_if_needed()
+    box = title.bounding_box()
+    assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"], box
+    page.context.close()

@@ -107,7 +107,9 @@ function panels(V) {
 function gameView() {
   const V = S.view;
   if (!V) return el("p", { class: "loading", text: t("Connecting…") });
-  const phaseText = V.phase === "over" ? t("The game is over")
+  // at the end, once the last night is told, the centre says who won: a phone is
+  // scrolled to the table for the count, and the end's panel sits above it, unseen
+  const phaseText = V.phase === "over" ? (V.winners.length && !telling() ? t("Winners: {names}", { names: V.winners.join(", ") }) : t("The game is over"))
     : V.phase === "setup" ? t("Before the first night: free XP")
       : t("Night {n} · {phase}", { n: V.night, phase: word("phases", V.phase) });
   const r = revealNow(V);
