@@ -239,6 +239,27 @@ def test_help_panel_shows_this_deck_and_both_sides_of_the_combat_panel(
 # ---------------------------------------------------------------- 3. decisions
 
 
+#: What each gesture at the reader does to their card, by the catalog's combat panel.
+IF_SHOWN = """async () => {
+  const cat = await (await fetch('/api/i18n/en')).json();
+  const key = Object.fromEntries(Object.entries(cat.roles).map(([k, v]) => [v, k]));
+  const mine = document.querySelector('[data-testid=your-card] [data-role]').dataset.role;
+  const rows = [...document.querySelectorAll('[data-testid=who-whom] tbody tr')].map((r) => {
+    const [shows, whom] = [...r.querySelectorAll('td')].map((x) => x.innerText);
+    return { who: r.querySelector('th').innerText.trim(), shows, whom: whom.split(', ') };
+  });
+  const effect = (a, b) => { const e = (cat.panel[a] || {})[b]; return e && e !== 'nothing' ? cat.effects[e] : null; };
+  const shown = new Map(rows.map((r) => [r.who, r.shows]));
+  const ana = rows.find((r) => r.who === 'Ana');
+  return [rows.filter((r) => r.whom.includes('Ana')).map((r) => effect(key[r.shows], mine))
+    .map((e) => e && 'On you, if that is the card: ' + e),
+  [...new Set(ana ? ana.whom : [])].filter((p) => shown.has(p)).map((p) => {
+    const e = effect(mine, key[shown.get(p)]);
+    return e && `On ${p}, if that is the card shown (${shown.get(p)}): ${e}`;
+  })];
+}"""
+
+
 def test_withdrawal_names_who_aims_at_you_and_the_face_down_pick_is_announced(
         browser: Any, server: Server) -> None:
     room = create_room(server.base, "Ana", players=4, pace="fast", beat_s=0.05, decide_s=60)
@@ -265,6 +286,7 @@ def test_withdrawal_names_who_aims_at_you_and_the_face_down_pick_is_announced(
     page.click("[data-testid=start]")
     rng = random.Random(3)
     announced = aimed = False
+    effects = 0
     end = time.monotonic() + 60
     try:
         while time.monotonic() < end and not (announced and aimed):
@@ -286,6 +308,17 @@ def test_withdrawal_names_who_aims_at_you_and_the_face_down_pick_is_announced(
                 listed = page.locator("[data-testid=aimers] li").all_inner_texts()
                 assert sorted(x.split(",")[0] for x in listed) == at_me, (listed, at_me)
                 assert all(", showing " in x for x in listed)
+                # each says what it does to Ana's card if it is the card shown (the
+                # combat panel, which her card's lists gave a screen below)
+                said = sorted(page.locator("[data-testid=aimers] [data-testid=if-shown]")
+                              .all_inner_texts())
+                at_ana, by_ana = page.evaluate(IF_SHOWN)
+                want = sorted(x for x in at_ana if x)
+                assert said == want, (said, want)
+                effects += len(said)
+                # and Ana's own targets, what her card does to the role each shows
+                mine = page.locator("[data-testid=decide] > [data-testid=if-shown]")
+                assert sorted(mine.all_inner_texts()) == sorted(x for x in by_ana if x)
                 lower = page.locator("button", has_text="Lower the bolt aimed at")
                 for b in lower.all():  # the Hunter's arrows name their targets
                     assert b.inner_text().split(" at ")[1] in ("Bia", "Caio", "Duda", "Ana")
@@ -297,7 +330,7 @@ def test_withdrawal_names_who_aims_at_you_and_the_face_down_pick_is_announced(
     finally:
         for s in seats:
             s.stop.set()
-    assert announced and aimed, (announced, aimed)
+    assert announced and aimed and effects, (announced, aimed, effects)
     ctx.close()
 
 

@@ -6,7 +6,7 @@ import { t, role, word } from "./i18n.js";
 import { el, toast } from "./dom.js";
 import { send } from "./net.js";
 import { gestureText } from "./reveal.js";
-import { cardInfo } from "./cards.js";
+import { cardInfo, effect } from "./cards.js";
 
 const SEALED = new Set(["gesture", "withdrawal"]);
 
@@ -79,12 +79,38 @@ function decide(c, change) {
   else toast(t("Not sent: the connection is lost. Tap again once it is back."), "error");
 }
 
+// What a gesture does, if the card is the one shown, read from the engine's combat
+// panel (the card's own lists, put together for this night): a newcomer deciding to
+// stay or withdraw had Bento's Werewolf at them and their card's "Werewolf: kills" a
+// screen below, to match up themselves.
+function myRole() {
+  const V = S.view;
+  const seat = V.seats.find((s) => s.name === V.viewer);
+  return seat && seat.card ? seat.card.role : null;
+}
+function ifShown(attacker, target, text) {
+  const e = attacker && target ? effect(attacker, target) : "nothing";
+  return e === "nothing" ? null : el("div", { class: "muted ifshown", "data-testid": "if-shown", text: text(word("effects", e)) });
+}
+
 function aimers() {
   const V = S.view;
   const at = V.seats.filter((s) => s.name !== V.viewer && s.gesture && (s.gesture.targets || []).includes(V.viewer));
   if (!at.length) return el("p", { class: "muted", "data-testid": "aimers", text: t("Nobody aims at you tonight.") });
+  const mine = myRole();
   return el("div", { "data-testid": "aimers" }, el("p", { text: t("Aiming at you:") }),
-    el("ul", {}, at.map((s) => el("li", { text: t("{player}, showing {role}", { player: s.name, role: role(s.gesture.shows) }) }))));
+    el("ul", {}, at.map((s) => el("li", {}, t("{player}, showing {role}", { player: s.name, role: role(s.gesture.shows) }),
+      ifShown(s.gesture.shows, mine, (e) => t("On you, if that is the card: {effect}", { effect: e }))))));
+}
+
+// The reader's own targets, each with what the reader's card does to the role it shows.
+function onMyTargets(g) {
+  const V = S.view;
+  const mine = myRole();
+  const shown = new Map(V.seats.filter((s) => s.gesture).map((s) => [s.name, s.gesture.shows]));
+  const lines = [...new Set(g.targets)].map((p) => ifShown(mine, shown.get(p), (e) =>
+    t("On {player}, if that is the card shown ({role}): {effect}", { player: p, role: role(shown.get(p)), effect: e })));
+  return lines.filter(Boolean);
 }
 
 const cardText = (c) => `${role(c.role)} · ${word("editions", c.edition)} · ${word("genders", c.gender)}`;
@@ -214,7 +240,7 @@ export function decisionPanel() {
   if (V.phase === "withdrawal") {
     box.append(aimers());
     const g = myGesture();
-    if (g && g.targets && g.targets.length) box.append(el("p", { class: "muted", text: t("Your gesture: {gesture}", { gesture: gestureText(g, true) }) }));
+    if (g && g.targets && g.targets.length) box.append(el("p", { class: "muted", text: t("Your gesture: {gesture}", { gesture: gestureText(g, true) }) }), ...onMyTargets(g));
   }
   if (V.phase === "zombie") {
     const g = myGesture();
