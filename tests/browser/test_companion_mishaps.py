@@ -455,6 +455,50 @@ def test_an_eight_player_reveal_asks_on_the_phones_screen(browser: Any,
     page.context.close()
 
 
+def test_an_eight_player_correction_asks_on_the_phones_screen(browser: Any,
+                                                             table_server: Server) -> None:
+    """Eight players, a gesture noticed wrong at a call: once the Mayor taps the name
+    under "Corrigir registro", the withdrawal and every role to tap are on a phone's
+    screen (375x667). The eight names stayed above the question and pushed the roles
+    under the fold (seen in a whole 8-player game played as a Mayor)."""
+    players = ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana"]
+    r = httpx.post(f"{table_server.base}/api/tables", json={
+        "players": players, "deck": "death-alien-7", "lang": "pt_BR",
+        "free_xp": dict.fromkeys(players, "vampire")}, timeout=10)
+    r.raise_for_status()
+    base, code, token = table_server.base, r.json()["code"], r.json()["token"]
+    enter(base, code, token, {"type": "drafted"})
+    enter(base, code, token, {"type": "counted"})
+    for p, shows, more in (("Ana", "hunter", {"targets": ["Bia", "Caio"]}),
+                           ("Bia", "priest", {}), ("Caio", "priest", {}),
+                           ("Duda", "vampire", {"targets": ["Ana"]}),
+                           ("Enzo", "werewolf", {"targets": ["Ana"]}),
+                           ("Fred", "alien", {"kind": "werewolf"}),
+                           ("Gil", "zombie", {"targets": ["Hana"]}),
+                           ("Hana", "vampire", {"targets": ["Gil"]})):
+        enter(base, code, token, {"type": "gesture", "player": p, "shows": shows, **more})
+    enter(base, code, token, {"type": "revealed"})
+    enter(base, code, token, {"type": "withdrawn"})
+    page = phone_pt(browser)
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    page.get_by_test_id("call").wait_for()
+    page.get_by_test_id("correct").tap()
+    page.get_by_test_id("who-Hana").tap()
+    expect(page.get_by_test_id("reveal-current")).to_have_text("Hana")
+    roles = page.locator("[data-testid^=role-]").evaluate_all(
+        "(bs) => bs.map((b) => b.getAttribute('data-testid'))")
+    assert len(roles) >= 6, roles
+    assert [x for x in ["correct-wd-Hana-fled", *roles] if not on_screen(page, x)] == []
+    page.get_by_test_id("role-werewolf").tap()
+    targets = page.locator("[data-testid^=target-]").evaluate_all(
+        "(bs) => bs.map((b) => b.getAttribute('data-testid'))")
+    assert [x for x in targets if not on_screen(page, x)] == []
+    with page.expect_response(CORRECT) as resp:
+        page.get_by_test_id("target-Gil").tap()
+    assert resp.value.status == 200, resp.value.text()
+    page.context.close()
+
+
 def test_freeing_the_phones_seats_asks_first(browser: Any, table_server: Server) -> None:
     """Freeing the seats cannot be undone (every phone picks its name again): the Mayor
     is asked first, with the names; cancelled, nothing changes."""

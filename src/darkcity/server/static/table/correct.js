@@ -98,6 +98,7 @@ export function correctPanel(S, correct, cancel) {
       focusFirst(el("div", { class: "chips", "data-testid": "correct-calls" }, nv.calls.map((c) => button(callLine(c), () => {
         local.step = c.step;
         S.render();
+        window.scrollTo(0, 0);  // the call asked again, from its top
       }, { class: "chip small", "data-testid": `correct-call-${c.step}` }))), `correct:calls:${n}`));
   }
   const title = tonight ? null : t("Correct night {n}", { n });

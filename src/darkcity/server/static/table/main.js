@@ -245,11 +245,11 @@ function mayorPage() {
   if (stage !== "over") parts.push(playersChange(v));
   parts.push(el("nav", { class: "bar" },
     S.local.correcting ? null : nextStep(S, send),
-    after && !S.local.correcting ? button(stage === "withdrawal" ? t("Correct a gesture") : t("Correct an entry"), () => { S.local = { correcting: true }; S.render(); },
+    after && !S.local.correcting ? button(stage === "withdrawal" ? t("Correct a gesture") : t("Correct an entry"), () => { S.local = { correcting: true }; S.render(); window.scrollTo(0, 0); },
       { "data-testid": "correct" }) : null,
     // noticed once the next night is under way (the cards shuffled, the count, the
     // gestures): the night before is corrected, what was entered since kept where it holds
-    !after && v.nights && !S.local.correcting ? button(keepNumbers(t("Correct night {n}", { n: v.nights })), () => { S.local = { correcting: true, night: v.nights }; S.render(); },
+    !after && v.nights && !S.local.correcting ? button(keepNumbers(t("Correct night {n}", { n: v.nights })), () => { S.local = { correcting: true, night: v.nights }; S.render(); window.scrollTo(0, 0); },
       { "data-testid": "correct-last-night" }) : null,
     button(undoneOf(v.last_entry) ? keepNumbers(t("Undo: {what}", { what: undoneOf(v.last_entry) })) : t("Undo"), () => undo("entry"),
       { "data-testid": "undo", disabled: v.can_undo ? null : true }),

@@ -51,6 +51,10 @@ export function revealPanel(S, send, { correcting = false, cancel = null, view =
   const chips = el("div", { class: "chips", "data-testid": "reveal-players" },
     v.gesturing.map((q) => button(summary(v, q), () => {
       local.player = q; local.auto = false; local.shows = null; local.targets = []; local.seeks = null; S.render();
+      // a correction's question comes up at the top of the screen (the page may have been
+      // scrolled down to a call, or to the names of eight players)
+      const top = correcting && document.querySelector("[data-testid=panel-correct]");
+      if (top) top.scrollIntoView({ block: "start" });
     }, { class: `chip small ${q === p ? "cur" : ""} ${v.gestures[q] ? "done" : ""}`, "data-testid": `who-${q}` })));
   // once Phase 3 is over, a withdrawal is corrected here too, and a card at a call is
   // said to be undone (the calls after it are entered again)
@@ -64,11 +68,11 @@ export function revealPanel(S, send, { correcting = false, cancel = null, view =
       : correcting && !local.player ? el("p", { class: "dim", text: t("Tap the player whose gesture was entered wrong, then enter what they showed. Everything entered after it is kept while it still holds.") }) : null,
     // the reveal asks first, the names entered under it: with eight players their six
     // rows of names pushed the roles under a phone's fold at every gesture; a correction
-    // picks the name first
-    correcting ? chips : ask,
+    // picks the name first, and then asks first too (the roles were under the fold)
+    correcting && !local.player ? chips : ask,
     // a gesture entered wrong is entered again from its name (nothing said it)
     !correcting && Object.keys(v.gestures).length ? el("p", { class: "dim", "data-testid": "reveal-again", text: t("Entered wrong? Tap the name to enter that gesture again.") }) : null,
-    correcting ? ask : chips,
+    correcting && !local.player ? null : chips,
     correcting && !local.player ? more : null);
   const commit = (extra) => {
     const entry = { type: "gesture", player: p, shows: local.shows, ...extra };
