@@ -248,7 +248,10 @@ IF_SHOWN = """async () => {
     const [shows, whom] = [...r.querySelectorAll('td')].map((x) => x.innerText);
     return { who: r.querySelector('th').innerText.trim(), shows, whom: whom.split(', ') };
   });
-  const effect = (a, b) => { const e = (cat.panel[a] || {})[b]; return e && e !== 'nothing' ? cat.effects[e] : null; };
+  const effect = (a, b) => {
+    const e = (cat.panel[a] || {})[b];
+    return e && e !== 'nothing' ? cat.effects[e] : null;
+  };
   const shown = new Map(rows.map((r) => [r.who, r.shows]));
   const ana = rows.find((r) => r.who === 'Ana');
   return [rows.filter((r) => r.whom.includes('Ana')).map((r) => effect(key[r.shows], mine))
