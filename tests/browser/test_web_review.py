@@ -812,5 +812,5 @@ def test_the_end_says_who_won_at_the_tables_centre(browser: Any, server: Server)
     expect(title).to_have_text(winners)
     page.get_by_test_id("table").scroll_into_view_if_needed()
     box = title.bounding_box()
-    assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"], box
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
     page.context.close()
