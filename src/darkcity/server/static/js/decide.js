@@ -88,9 +88,9 @@ function myRole() {
   const seat = V.seats.find((s) => s.name === V.viewer);
   return seat && seat.card ? seat.card.role : null;
 }
-function ifShown(attacker, target, text) {
+function ifShown(attacker, target, text, tag = "div") {
   const e = attacker && target ? effect(attacker, target) : "nothing";
-  return e === "nothing" ? null : el("div", { class: "muted ifshown", "data-testid": "if-shown", text: text(word("effects", e)) });
+  return e === "nothing" ? null : el(tag, { class: "muted", "data-testid": "if-shown", text: text(word("effects", e)) });
 }
 
 function aimers() {
@@ -109,7 +109,7 @@ function onMyTargets(g) {
   const mine = myRole();
   const shown = new Map(V.seats.filter((s) => s.gesture).map((s) => [s.name, s.gesture.shows]));
   const lines = [...new Set(g.targets)].map((p) => ifShown(mine, shown.get(p), (e) =>
-    t("On {player}, if that is the card shown ({role}): {effect}", { player: p, role: role(shown.get(p)), effect: e })));
+    t("On {player}, if that is the card shown ({role}): {effect}", { player: p, role: role(shown.get(p)), effect: e }), "p"));
   return lines.filter(Boolean);
 }
 
