@@ -697,6 +697,9 @@ def test_a_night_corrected_once_the_next_has_entries_keeps_them(seed: int) -> No
     later = entries[entries.index(NextNight()):]
     kept = c.entries[c.entries.index(NextNight()):] if NextNight() in c.entries else []
     assert kept == later[:len(later) - dropped] or dropped > len(later)
+    if not c.nights:  # a call of night 1 asks something new (a Zombie now in the night)
+        assert c.number == 1 and c.stage is Stage.RESOLUTION and dropped > len(later)
+        return
     assert c.nights[0].night.withdrawals.get(p, False) == (true is False)
     for k, tn in enumerate(c.nights[1:], start=1):  # the journals written again
         assert tn.night.journals == dict(zip(c.players, c.nights[k - 1].result.journals,
@@ -705,6 +708,8 @@ def test_a_night_corrected_once_the_next_has_entries_keeps_them(seed: int) -> No
         assert c.stage is Stage.OVER and len(c.nights) == 1
     # and back
     c.correct(WithdrawalEntry(p, true), night=1)
+    if c.number == 1:  # a call asked again
+        calls(c, g.nights[0])
     assert c.nights[0].result == g.nights[0].result or c.nights[0].result.journals == (
         g.nights[0].result.journals)
     if dropped == 0:  # every entry of nights 2 and 3 is there, as entered
@@ -718,3 +723,31 @@ def test_a_correction_of_a_night_not_played_is_refused() -> None:
     c = basic_table()
     with pytest.raises(EntryError, match="no night 2"):
         c.correct(WithdrawalEntry("Ana", True), night=2)
+
+
+def test_a_zombie_put_out_of_the_night_by_a_correction_keeps_the_calls() -> None:
+    """Ana's Werewolf entered as fled on night 1, and noticed on night 2: once she stays,
+    her Werewolf kills Bia's Zombie at step 3, and the Zombie's choice entered at step 4
+    is moot. The call is kept without it, and night 2's entries with it; the call and
+    every entry after it were dropped ("Bia is not a Zombie called now")."""
+    c = basic_table(4)
+    for e in (Drafted(), Counted(), GestureEntry("Ana", Role.WEREWOLF, ("Bia",)),
+              GestureEntry("Bia", Role.ZOMBIE, ("Caio",)), GestureEntry("Caio", Role.PRIEST),
+              GestureEntry("Duda", Role.PRIEST), RevealDone(), WithdrawalEntry("Ana", True),
+              WithdrawalsDone()):
+        c.enter(e)
+    while (q := c.question()) is not None:
+        c.enter(Call(q.step, {p: Card(q.role, Edition.BASIC) for p in q.chosen if q.role},
+                     {z: left for z, (left, _right, _aimed) in q.zombies.items()}))
+    assert list(c.calls[-1].zombies) == ["Bia"]
+    for e in (NextNight(), Drafted(), Counted()):
+        c.enter(e)
+    assert c.correct(WithdrawalEntry("Ana", False), night=1) == 0
+    assert c.stage is Stage.REVEAL and c.number == 2
+    step_4 = next(e for e in c.entries if isinstance(e, Call) and e.step == "4")
+    assert dict(step_4.zombies) == {}
+    assert c.nights[0].result.fates[1].value != "alive"  # Bia, killed by the Werewolf
+    # and back: the Zombie is asked again (its player never chose), nothing invented
+    assert c.correct(WithdrawalEntry("Ana", True), night=1) > 0
+    q = c.question()
+    assert c.number == 1 and q is not None and q.step == "4" and "Bia" in q.zombies

@@ -1045,7 +1045,7 @@ class Companion:
         kept = 0
         for e in later:
             try:
-                c.enter(e)
+                c.enter(c._answering(e))
             except EntryError:
                 # an entry refused may have been half applied: rebuild without it
                 c = Companion.replayed(self.setup, [*fixed, *later[:kept]])
@@ -1053,6 +1053,21 @@ class Companion:
             kept += 1
         self.__dict__.update(c.__dict__)
         return len(later) - kept
+
+    def _answering(self, e: Entry) -> Entry:
+        """A later entry entered again after a correction, as it answers the question now:
+        a call's choice for a Zombie that is no longer asked (the correction put it out of
+        the night before step 4) is moot and left out; a Zombie asked now and not then
+        makes the call refused, to be asked again (its player never chose)."""
+        q = self.question() if isinstance(e, Call) else None
+        if not isinstance(e, Call) or q is None or q.step != e.step:
+            return e
+        new = [z for z in q.zombies if z not in e.zombies]
+        if new:
+            raise EntryError(f"zombies.{new[0]}", msg("{player} is a Zombie called now",
+                                                      player=new[0]), new[0])
+        zombies = {z: x for z, x in e.zombies.items() if z in q.zombies}
+        return e if zombies == dict(e.zombies) else Call(e.step, e.cards, zombies)
 
     def undo_night(self) -> int | None:
         """Take the last finished night back, journals and all: the table is again at
