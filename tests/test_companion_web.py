@@ -277,6 +277,12 @@ def test_a_call_and_an_earlier_night_corrected(api: TestClient) -> None:
     before = api.get(f"/api/tables/{code}/past?night=1&step=4", headers=mayor).json()
     assert before["stage"] == "resolution" and before["question"]["step"] == "4"
     assert api.get(f"/api/tables/{code}/past?night=1&step=4").status_code == 403
+    # asked first (dry): what it would take back, nothing changed
+    dry = api.post(f"/api/tables/{code}/correct", headers=mayor, json={
+        "entry": {"type": "call", "step": "4", "cards": zombie["cards"],
+                  "zombies": {"Duda": "Enzo"}}, "dry": True}).json()
+    assert dry == {"dropped": 0, "night": 1, "stage": "journals"}
+    assert api.get(f"/api/tables/{code}", headers=mayor).json()["version"] == v["version"]
     # the Zombie turned to Enzo, not Caio: step 4 entered again, step 5 kept
     r = api.post(f"/api/tables/{code}/correct", headers=mayor, json={
         "entry": {"type": "call", "step": "4", "cards": zombie["cards"],

@@ -582,3 +582,55 @@ def test_an_undo_done_whose_answer_was_lost_is_said_done(browser: Any,
     expect(undo).to_have_text("Desfazer: a contagem")
     assert stage(base, code, token) == "reveal"
     page.context.close()
+
+
+def test_a_correction_that_takes_entries_back_asks_first(browser: Any,
+                                                         table_server: Server) -> None:
+    """Ana's Werewolf killed Bia's Zombie at step 3; "Ana fled", says the table once the
+    night is over: then the Zombie is in the night at step 4 and must be asked, so the
+    step-4 call is taken back. The page says so before it is done ("Esta correção desfaz o
+    que foi registrado depois dela (1 registro)..."); cancelled, nothing changes; accepted,
+    the Zombie's question is asked. It was done at once, and only said afterwards."""
+    t = new_table(table_server.base)
+    base, code, token = table_server.base, t["code"], t["token"]
+    for e in ({"type": "drafted"}, {"type": "counted"},
+              {"type": "gesture", "player": "Ana", "shows": "werewolf", "targets": ["Bia"]},
+              {"type": "gesture", "player": "Bia", "shows": "zombie", "targets": ["Caio"]},
+              {"type": "gesture", "player": "Caio", "shows": "priest"},
+              {"type": "gesture", "player": "Duda", "shows": "priest"},
+              {"type": "revealed"}, {"type": "withdrawn"},
+              {"type": "call", "step": "1", "cards": {}},
+              {"type": "call", "step": "3", "cards": {"Ana": {"role": "werewolf",
+                                                               "edition": "basic"}}},
+              {"type": "call", "step": "4", "cards": {"Bia": {"role": "zombie",
+                                                               "edition": "basic"}}}):
+        enter(base, code, token, e)
+    assert stage(base, code, token) == "journals"
+    page = phone_pt(browser)
+    asked: list[str] = []
+    answer = {"accept": False}
+
+    def on_dialog(dialog: Any) -> None:
+        asked.append(dialog.message)
+        if answer["accept"]:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    page.get_by_test_id("correct").tap()
+    page.get_by_test_id("who-Ana").tap()
+    with page.expect_event("dialog"):
+        page.get_by_test_id("correct-wd-Ana-fled").tap()
+    expect(page.get_by_test_id("panel-correct")).to_be_visible()
+    assert asked == ["Esta correção desfaz o que foi registrado depois dela (1 registro): "
+                     "registre de novo. Corrigir assim mesmo?"], asked
+    assert stage(base, code, token) == "journals"  # cancelled: nothing changed
+    answer["accept"] = True
+    with page.expect_response(CORRECT) as r:
+        page.get_by_test_id("correct-wd-Ana-fled").tap()
+    assert r.value.json()["dropped"] == 1, r.value.text()
+    expect(page.get_by_test_id("zombie-ask-Bia")).to_be_visible()
+    assert len(asked) == 2
+    page.context.close()

@@ -91,6 +91,12 @@ UI: Final = (
       "enter it again."),
     _("Corrected: {what}; everything entered after it still holds."),
     _("The night is not over any more; still to call: {what}."),
+    _("This correction takes back what was entered after it ({what}), back to night "
+      "{night}: you enter it again. Correct anyway?"),
+    _("This correction takes back what was entered after it ({what}): you enter it again. "
+      "Correct anyway?"),
+    _("1 entry"),
+    _("{n} entries"),
     _("Phase 3, the withdrawal:"),
     _("The count was done, but it did not reach the server. Everyone has made their gesture: "
       "go on without counting again."),

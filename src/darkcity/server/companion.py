@@ -17,6 +17,7 @@ the companion's own JSON, and the token hashes), on the rooms' database
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import json
@@ -529,7 +530,8 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
     async def correct(request: Request, code: str) -> Response:
         """A gesture corrected after the reveal, a withdrawal after Phase 3, or the cards of
         a call, of tonight or of an earlier night (``night``); the later entries still
-        valid are kept."""
+        valid are kept. ``dry``: nothing changes, the answer says how many later entries
+        the correction would take back and where the table would be."""
         stored, body = await the_mayors(request, code)
         entry = entry_from_json(body.get("entry"))
         if not isinstance(entry, GestureEntry | WithdrawalEntry | Call):
@@ -540,6 +542,11 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
             raise Refused(400, "bad-night", msg("there is no night {n} to correct",
                                                 n=str(night)))
         with stored.lock:
+            if body.get("dry") is True:  # what it would take back, said before it is done
+                trial = copy.deepcopy(stored.table)
+                dropped = trial.correct(entry, night)
+                return JSONResponse({"dropped": dropped, "night": trial.number,
+                                     "stage": trial.stage.value})
             dropped = stored.table.correct(entry, night)
             stored.set_aside = 0
             store().save(stored)

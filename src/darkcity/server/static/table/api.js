@@ -31,7 +31,7 @@ export const api = {
   state: (code, token, since) =>
     call("GET", `/api/tables/${code}${since ? `?since=${since}` : ""}`, undefined, token),
   enter: (code, token, entry) => call("POST", `/api/tables/${code}/entries`, { entry }, token),
-  correct: (code, token, entry, night) => call("POST", `/api/tables/${code}/correct`, { entry, night }, token),
+  correct: (code, token, entry, night, dry) => call("POST", `/api/tables/${code}/correct`, { entry, night, dry: Boolean(dry) }, token),
   past: (code, token, night, step) =>
     call("GET", `/api/tables/${code}/past?night=${night}${step ? `&step=${encodeURIComponent(step)}` : ""}`, undefined, token),
   undo: (code, token, what) => call("POST", `/api/tables/${code}/undo`, { what }, token),

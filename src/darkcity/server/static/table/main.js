@@ -106,8 +106,20 @@ async function undo(what) {
 // an earlier one): the server keeps every later entry that still holds and says how
 // many it had to take back; a night that was over and has a call to answer again (the
 // Werewolf called once nobody is a Devil) says so.
-const correct = (entry, night) => {
+const correct = async (entry, night) => {
   const was = S.view.stage;
+  // what it takes back is said before it is done: a correction that no longer fits
+  // what was entered after it (a Zombie now asked at step 4) takes those entries back
+  if (S.busy) return;
+  let trial = null;
+  try { trial = await api.correct(S.code, S.token, entry, night, true); } catch (e) { trial = null; }
+  if (trial && trial.dropped) {
+    const what = trial.dropped === 1 ? t("1 entry") : t("{n} entries", { n: trial.dropped });
+    const ask = trial.night < S.view.night
+      ? t("This correction takes back what was entered after it ({what}), back to night {night}: you enter it again. Correct anyway?", { what, night: trial.night })
+      : t("This correction takes back what was entered after it ({what}): you enter it again. Correct anyway?", { what });
+    if (!confirm(ask)) return;
+  }
   return submit(() => api.correct(S.code, S.token, entry, night), (v) => {
     S.view = v;
     S.local = {};
