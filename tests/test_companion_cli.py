@@ -181,3 +181,45 @@ def test_a_withdrawal_a_call_and_an_earlier_night_corrected(tmp_path: Path) -> N
     assert night["round"]["withdrawals"] == {"Caio": True}
     assert adjudicate(night["round"]) == night["result"]
     assert doc["entries"][-1] == {"type": "next-night"}
+
+
+def test_a_correction_that_takes_entries_back_asks_first(tmp_path: Path) -> None:
+    """Ana's Werewolf killed Bia's Zombie at step 3; 'correct Ana fled' brings the Zombie
+    back into step 4, whose call is taken back: the terminal says so and asks first (no:
+    nothing changed; yes: the Zombie is asked)."""
+    record = tmp_path / "table.json"
+    child = pexpect.spawn(
+        sys.executable, ["-m", "darkcity", "table", "--players", "Ana,Bia,Caio,Duda", "--deck",
+                         "basic", "--save", str(record), "--beat", "0.05", "--no-speech",
+                         "--lang", "en"],
+        encoding="utf-8", timeout=30, dimensions=(40, 160), cwd=str(tmp_path))
+
+    def step(prompt: str, answer: str) -> None:
+        child.expect(prompt)
+        child.sendline(answer)
+
+    try:
+        step("Press Enter when everyone has a card", "")
+        step("Press Enter to count", "")
+        step("Ana shows", "werewolf Bia")
+        step("Bia shows", "zombie Caio")
+        step("Caio shows", "priest")
+        step("Duda shows", "priest")
+        step("who fled", "")
+        step("Who turns it over", "")
+        step("Enter for the next night", "correct Ana fled")
+        step(r"takes back what was entered after it \(1 entry\): you\s+enter it again\. "
+             r"Correct anyway\? \(y/n\)", "n")
+        child.expect("Nothing changed")
+        step("Enter for the next night", "correct Ana fled")
+        step(r"Correct anyway\? \(y/n\)", "y")
+        # Rich wraps the line where the pty is narrower: "(1" ends a line, "entry)" begins one
+        child.expect(r"no longer holds was\s+taken back \(1\s")
+        step("Bia, the Zombie, attacks", "")
+        step("Enter for the next night", "quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    doc = json.loads(record.read_text(encoding="utf-8"))
+    assert replay_table(doc).ok
+    assert doc["nights"][0]["round"]["withdrawals"] == {"Ana": True}

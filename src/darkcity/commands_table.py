@@ -22,6 +22,7 @@ Also here: :func:`replay_table_command`, which ``darkcity replay`` calls for a
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import os
 import shutil
@@ -456,6 +457,20 @@ class TerminalTable:
                     if entry is None:
                         self.say(usage, "yellow")
                         return
+            # what it takes back is said before it is done, as on the web page
+            trial = copy.deepcopy(c)
+            dropped = trial.correct(entry, night)
+            if dropped:
+                what = msg("1 entry") if dropped == 1 else msg("{n} entries", n=dropped)
+                ask = (msg("This correction takes back what was entered after it ({what}), "
+                           "back to night {night}: you enter it again. Correct anyway?",
+                           what=what, night=trial.number) if trial.number < c.number else
+                       msg("This correction takes back what was entered after it ({what}): "
+                           "you enter it again. Correct anyway?", what=what))
+                if self.ask(msg("{question} (y/n)", question=ask)).lower()[:1] not in (
+                        "y", "s"):
+                    self.say(msg("Nothing changed."), "yellow")
+                    return
             dropped = c.correct(entry, night)
         except EntryError as e:
             why = (msg("{player}: {reason}", player=e.player, reason=e.message)
@@ -464,8 +479,9 @@ class TerminalTable:
             return
         self._save()
         if dropped:
+            what = msg("1 entry") if dropped == 1 else msg("{n} entries", n=dropped)
             self.say(msg("Corrected. What was entered after it and no longer holds was taken "
-                         "back ({n} entries): enter it again.", n=dropped), "yellow")
+                         "back ({what}): enter it again.", what=what), "yellow")
         else:
             self.say(msg("Corrected; everything entered after it still holds."), "green")
 
