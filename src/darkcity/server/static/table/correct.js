@@ -75,6 +75,9 @@ export function correctPanel(S, correct, cancel) {
     const box = resolvePanel(S, send, { view: before, initial: old, label: t("Correct step {step}", { step: local.step }) });
     if (!box) return loading();
     box.setAttribute("data-testid", "panel-correct-call");
+    // an earlier night's call: its number said, the page's title being tonight's
+    const h2 = box.querySelector("h2");
+    if (!tonight && h2) h2.textContent = `${t("Correct night {n}", { n })} · ${h2.textContent}`;
     box.append(el("p", { class: "dim", text: t("The calls after it are kept while they still hold; any that no longer does is asked again.") }),
       button(t("Cancel"), cancel, { "data-testid": "correct-cancel" }));
     return box;

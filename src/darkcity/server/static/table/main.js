@@ -209,7 +209,10 @@ function mayorPage() {
   const parts = [head, offlineBanner(), setAside(v)];
   const stage = v.stage;
   const after = ["withdrawal", "resolution", "journals", "over"].includes(stage);
-  if (S.local.correcting && correctable(v)) {
+  // a correction left open while the table changed under it (another device undid the
+  // night) is closed: the bar's next step comes back
+  if (S.local.correcting && !correctable(v)) S.local = {};
+  if (S.local.correcting) {
     parts.push(correctPanel(S, correct, () => { S.local = {}; S.render(); }));
   } else if (stage === "draft") parts.push(draftPanel(S, send));
   else if (stage === "count") parts.push(countPanel(S, send));
