@@ -751,3 +751,39 @@ def test_a_zombie_put_out_of_the_night_by_a_correction_keeps_the_calls() -> None
     assert c.correct(WithdrawalEntry("Ana", True), night=1) > 0
     q = c.question()
     assert c.number == 1 and q is not None and q.step == "4" and "Bia" in q.zombies
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_deaths_name_tapped_wrong_is_corrected_alone(seed: int) -> None:
+    """The last drafter tapped the wrong name for Death, noticed when Death reveals it at
+    the night's end: the name is corrected, every gesture, withdrawal and call kept, and
+    the night is resolved again; an undo back to the draft threw the whole night away."""
+    g = game_of("reporter-death-6", 6, seed)
+    k = next((i for i, r in enumerate(g.nights)
+              if any(c.role is Role.DEATH for c in r.night.cards.values())), None)
+    if k is None:
+        pytest.skip("nobody took Death")
+    c = companion_for(g)
+    for i in range(k + 1):
+        transcribe(c, g.nights[i], last=i == k)
+    rec = g.nights[k]
+    death = next(p for p in rec.night.players if rec.night.cards[p].role is Role.DEATH)
+    right = rec.night.gestures[death].names
+    wrong = next(p for p in c.players if p not in (right, death))
+    entries = list(c.entries)
+    assert c.correct(Drafted(wrong)) == 0
+    assert c.death_names == wrong and len(c.entries) == len(entries)
+    assert c.nights[k].night.gestures[death].names == wrong
+    assert c.correct(Drafted(right)) == 0 and c.entries == entries
+    assert c.nights[k].result == rec.result or c.nights[k].result.journals == (
+        rec.result.journals)
+    with pytest.raises(EntryError):
+        c.correct(Drafted(death))  # Death names another player
+    assert c.entries == entries
+
+
+def test_deaths_name_is_not_corrected_when_nobody_took_death() -> None:
+    c = basic_table()
+    to_reveal(c)
+    with pytest.raises(EntryError, match="nobody took Death"):
+        c.correct(Drafted("Ana"))

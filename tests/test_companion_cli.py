@@ -121,6 +121,10 @@ def test_deaths_name_is_typed_hidden(tmp_path: Path) -> None:
         child.expect("the Zombie, attacks")
         child.sendline("")
         child.expect(r"Death \(Fred\)")
+        # Fred wrote Caio, and tapped Bia: corrected, the night kept
+        child.expect("Enter for the next night")
+        child.sendline("correct death Caio")
+        child.expect("Corrected; everything entered after it still holds")
         child.expect("Enter for the next night")
         child.sendline("quit")
         child.expect(pexpect.EOF)
@@ -128,7 +132,7 @@ def test_deaths_name_is_typed_hidden(tmp_path: Path) -> None:
         child.close(force=True)
     doc = json.loads(record.read_text(encoding="utf-8"))
     night = doc["nights"][0]
-    assert night["round"]["gestures"]["Fred"] == {"names": "Bia"}
+    assert night["round"]["gestures"]["Fred"] == {"names": "Caio"}
     assert adjudicate(night["round"]) == night["result"]
 
 

@@ -68,6 +68,7 @@ _NIGHT: Final = ("night", "noite")
 _STEP: Final = ("step", "passo")
 _FLED: Final = ("fled", "fugiu", "desistiu")
 _STAYED: Final = ("stayed", "ficou")
+_DEATH_WORDS: Final = ("death", "morte")
 
 
 class _Undo(Exception):
@@ -413,10 +414,10 @@ class TerminalTable:
     # -- corrections ------------------------------------------------------------------
 
     def correct(self, words: list[str]) -> None:
-        """``correct [night N] NAME GESTURE``, ``correct [night N] NAME fled|stayed|NAME:1``
-        or ``correct [night N] step S``: one answer entered again, what came after it
-        kept while it holds (Companion.correct)."""
-        from darkcity.companion import EntryError, Stage, WithdrawalEntry
+        """``correct [night N] NAME GESTURE``, ``correct [night N] NAME fled|stayed|NAME:1``,
+        ``correct [night N] step S`` or ``correct [night N] death NAME``: one answer
+        entered again, what came after it kept while it holds (Companion.correct)."""
+        from darkcity.companion import Drafted, EntryError, Stage, WithdrawalEntry
 
         c = self.c
         tonight = c.stage in (Stage.WITHDRAWAL, Stage.RESOLUTION, Stage.JOURNALS, Stage.OVER)
@@ -425,13 +426,21 @@ class TerminalTable:
         if len(low) >= 2 and low[0] in _NIGHT and low[1].isdigit():
             night, words, low = int(low[1]), words[2:], low[2:]
         usage = msg("To correct: 'correct Bia vampire Caio' (a gesture), 'correct Bia fled', "
-                    "'stayed' or 'Bia:1' (a withdrawal), 'correct step 4' (a call); "
-                    "'correct night 1 ...' for an earlier night.")
+                    "'stayed' or 'Bia:1' (a withdrawal), 'correct step 4' (a call), 'correct "
+                    "death Bia' (the name Death wrote); 'correct night 1 ...' for an earlier "
+                    "night.")
         if not words or night < 1:
             self.say(usage, "yellow")
             return
         try:
-            if low[0] in _STEP and len(low) == 2:
+            if low[0] in _DEATH_WORDS and len(low) == 2:
+                named = self.player(words[1])
+                if named is None:
+                    self.say(msg("Refused: {reason}", reason=msg(
+                        "{name!r} is not one of the players", name=words[1])), "red")
+                    return
+                entry: Any = Drafted(named)
+            elif low[0] in _STEP and len(low) == 2:
                 past = c.at(night, low[1])
                 q = past.question()
                 old = next((x for x in c.at(night).calls if x.step == low[1]), None)

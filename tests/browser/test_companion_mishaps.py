@@ -634,3 +634,54 @@ def test_a_correction_that_takes_entries_back_asks_first(browser: Any,
     expect(page.get_by_test_id("zombie-ask-Bia")).to_be_visible()
     assert len(asked) == 2
     page.context.close()
+
+
+def test_deaths_name_tapped_wrong_is_corrected_at_the_nights_end(
+        browser: Any, table_server: Server) -> None:
+    """Death reveals 'Bia' at the night's end, and Fred, who holds Death, wrote Caio: under
+    "Corrigir registro" the page says the name entered and offers the others; tapped, the
+    night is resolved again with every gesture and call kept. Only an undo back to the
+    draft changed it, and the whole night was entered again."""
+    players = ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred"]
+    r = httpx.post(f"{table_server.base}/api/tables", json={
+        "players": players, "deck": "reporter-death-6", "lang": "pt_BR",
+        "free_xp": dict.fromkeys(players, "vampire")}, timeout=10)
+    r.raise_for_status()
+    base, code, token = table_server.base, r.json()["code"], r.json()["token"]
+    for e in ({"type": "drafted", "death_names": "Bia"}, {"type": "counted"},
+              {"type": "gesture", "player": "Ana", "shows": "vampire", "targets": ["Bia"]},
+              {"type": "gesture", "player": "Bia", "shows": "priest"},
+              {"type": "gesture", "player": "Caio", "shows": "priest"},
+              {"type": "gesture", "player": "Duda", "shows": "zombie", "targets": ["Caio"]},
+              {"type": "gesture", "player": "Enzo", "shows": "hunter",
+               "targets": ["Ana", "Bia"]},
+              {"type": "revealed"}, {"type": "withdrawn"}):
+        enter(base, code, token, e)
+    head = {"X-Table-Token": token}
+    while (v := httpx.get(f"{base}/api/tables/{code}", headers=head, timeout=10).json()
+           )["stage"] == "resolution":
+        q = v["question"]
+        enter(base, code, token, {"type": "call", "step": q["step"], "zombies": {
+            z: c["aimed"] for z, c in q["zombies"].items()}, "cards": {
+            p: {"role": q["role"], "edition": "basic"} for p in q["chosen"]}})
+    calls = len(v["calls"])
+    page = phone_pt(browser)
+    page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+    page.get_by_test_id("correct").tap()
+    box = page.get_by_test_id("correct-death")
+    expect(box).to_be_visible()
+    expect(page.get_by_text("A Morte (Fred) escreveu Bia. Registrou errado? Toque no nome "
+                            "escrito:")).to_be_visible()
+    expect(page.get_by_test_id("correct-death-Bia")).to_have_attribute("aria-pressed", "true")
+    assert page.get_by_test_id("correct-death-Fred").count() == 0
+    with page.expect_response(CORRECT) as resp:
+        page.get_by_test_id("correct-death-Caio").tap()
+    assert resp.value.status == 200 and resp.value.json()["dropped"] == 0, resp.value.text()
+    expect(page.get_by_test_id("toast").last).to_have_text(
+        "Corrigido: o nome que a Morte escreveu; tudo o que foi registrado depois continua "
+        "valendo.")
+    night = httpx.get(f"{base}/api/tables/{code}/nights/1", timeout=10).json()
+    assert night["gestures"]["Fred"] == {"names": "Caio"}, night["gestures"]
+    after = httpx.get(f"{base}/api/tables/{code}", headers=head, timeout=10).json()
+    assert after["stage"] == "journals" and len(after["calls"]) == calls
+    page.context.close()

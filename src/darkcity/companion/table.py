@@ -985,13 +985,14 @@ class Companion:
         raise EntryError("step", msg("step {step} was not called on night {n}", step=step,
                                      n=number))
 
-    def correct(self, entry: GestureEntry | WithdrawalEntry | Call,
+    def correct(self, entry: GestureEntry | WithdrawalEntry | Call | Drafted,
                 night: int | None = None) -> int:
         """Correct one answer of night ``night`` (tonight by default: the night in
         progress, or the one just resolved) without undoing what came after it: a gesture
         once the reveal is over ("wait, I showed the Werewolf"), a withdrawal once the
         withdrawals are over ("Bia did not flee"), or the cards turned over at a call and
-        its Zombies' choices ("I tapped the wrong Vampire"). ``entry`` takes the place of
+        its Zombies' choices ("I tapped the wrong Vampire"), or the name Death wrote
+        (a ``Drafted`` entry, when Death was taken). ``entry`` takes the place of
         the player's gesture (of their withdrawal, entered again just before the end of
         Phase 3; of that step's call), and the entries after it, the later nights'
         included, are entered again, each checked as the first time, up to the first
@@ -1003,6 +1004,16 @@ class Companion:
         asked now."""
         number = self.number if night is None else night
         span = self._span(number)
+        if isinstance(entry, Drafted):
+            # the name Death wrote, tapped wrong; who took Death is the table's to see
+            i = next((i for i in span if isinstance(self.entries[i], Drafted)), -1)
+            old = self.entries[i] if i >= 0 else None
+            if not isinstance(old, Drafted) or old.death_names is None:
+                raise EntryError("death_names", msg("nobody took Death on night {n}",
+                                                    n=number))
+            if entry.death_names is None:
+                raise EntryError("death_names", msg("Death names another player"))
+            return self._reentered(self.entries[:i], entry, self.entries[i + 1:])
         if isinstance(entry, Call):
             q = self.question()
             if number == self.number and q is not None and q.step == entry.step:

@@ -96,6 +96,8 @@ UI: Final = (
     _("This correction takes back what was entered after it ({what}): you enter it again. "
       "Correct anyway?"),
     _("1 entry"),
+    _("Death ({player}) wrote {name}. Tapped wrong? Tap the name written:"),
+    _("the name Death wrote"),
     _("{n} entries"),
     _("Phase 3, the withdrawal:"),
     _("The count was done, but it did not reach the server. Everyone has made their gesture: "

@@ -242,6 +242,9 @@ def view(stored: StoredTable, reader: str | None, t: Translator) -> dict[str, An
         "last_drafter": c.last_drafter, "draft_order": list(c.draft_order),
         "death_in_play": c.death_in_play, "death": c.death,
         "death_named": c.death_names is not None,
+        # the name Death wrote, once the night is narrated (a correction shows it)
+        "death_names": (c.death_names if reader == "mayor" and c.stage in (Stage.JOURNALS,
+                                                                          Stage.OVER) else None),
         "deck": {"name": c.deck.name, "cards": [_card(x) for x in c.deck.cards]},
         "sheet": [r.key for r in c.sheet],
         "showable": [r.key for r in c.showable],
@@ -528,15 +531,16 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
     @router.post("/api/tables/{code}/correct")
     @guarded
     async def correct(request: Request, code: str) -> Response:
-        """A gesture corrected after the reveal, a withdrawal after Phase 3, or the cards of
-        a call, of tonight or of an earlier night (``night``); the later entries still
-        valid are kept. ``dry``: nothing changes, the answer says how many later entries
-        the correction would take back and where the table would be."""
+        """A gesture corrected after the reveal, a withdrawal after Phase 3, the cards of a
+        call, or the name Death wrote, of tonight or of an earlier night (``night``); the
+        later entries still valid are kept. ``dry``: nothing changes, the answer says how
+        many later entries the correction would take back and where the table would be."""
         stored, body = await the_mayors(request, code)
         entry = entry_from_json(body.get("entry"))
-        if not isinstance(entry, GestureEntry | WithdrawalEntry | Call):
+        if not isinstance(entry, GestureEntry | WithdrawalEntry | Call | Drafted):
             raise Refused(400, "not-a-gesture",
-                          msg("Only a gesture, a withdrawal or a call can be corrected."))
+                          msg("Only a gesture, a withdrawal, a call or the name Death wrote can be "
+                              "corrected."))
         night = body.get("night")
         if night is not None and (not isinstance(night, int) or isinstance(night, bool)):
             raise Refused(400, "bad-night", msg("there is no night {n} to correct",

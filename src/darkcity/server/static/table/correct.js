@@ -104,6 +104,13 @@ export function correctPanel(S, correct, cancel) {
         window.scrollTo(0, 0);  // the call asked again, from its top
       }, { class: "chip small", "data-testid": `correct-call-${c.step}` }))), `correct:calls:${n}`));
   }
+  // the name Death wrote, tapped wrong (said once the night is narrated)
+  if (!local.player && nv.death && nv.death_names) {
+    more.push(el("p", { class: "dim", text: t("Death ({player}) wrote {name}. Tapped wrong? Tap the name written:", { player: nv.death, name: nv.death_names }) }),
+      el("div", { class: "chips", "data-testid": "correct-death" }, nv.players.filter((p) => p !== nv.death).map((p) => button(p,
+        () => send({ type: "drafted", death_names: p }),
+        { class: "chip small", "aria-pressed": p === nv.death_names ? "true" : "false", "data-testid": `correct-death-${p}` }))));
+  }
   const title = tonight ? null : t("Correct night {n}", { n });
   return revealPanel(S, send, { correcting: true, cancel, view: nv, head, more, title });
 }

@@ -112,7 +112,9 @@ const correct = async (entry, night) => {
   // what was entered after it (a Zombie now asked at step 4) takes those entries back
   if (S.busy) return;
   let trial = null;
+  S.busy = true;  // one correction at a time: a second tap waits for the first's answer
   try { trial = await api.correct(S.code, S.token, entry, night, true); } catch (e) { trial = null; }
+  S.busy = false;
   if (trial && trial.dropped) {
     const what = trial.dropped === 1 ? t("1 entry") : t("{n} entries", { n: trial.dropped });
     const ask = trial.night < S.view.night
@@ -125,8 +127,9 @@ const correct = async (entry, night) => {
     S.local = {};
     const p = { player: entry.player };
     let said;
-    if (entry.type === "call") {
-      const what = entry.step === "end" ? t("The other cards") : t("step {step}", { step: entry.step });
+    if (entry.type === "call" || entry.type === "drafted") {
+      const what = entry.type === "drafted" ? t("the name Death wrote")
+        : entry.step === "end" ? t("The other cards") : t("step {step}", { step: entry.step });
       said = v.dropped ? t("Corrected: {what}. What was entered after it and no longer holds was taken back: enter it again.", { what })
         : t("Corrected: {what}; everything entered after it still holds.", { what });
     } else if (entry.type === "withdrawal") {
