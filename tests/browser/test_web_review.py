@@ -738,14 +738,14 @@ def test_arrow_labels_keep_off_the_seats_of_a_full_table(browser: Any, server: S
     page.wait_for_selector("[data-testid=choice-0]")
     got = page.evaluate(LABELS_OVER_SEATS, [["Lobisomem", "Anjo", "Necromante"], 200])
     assert not got["single"], got["single"]  # 39 of 168 on a phone before, 28 on a desktop
-    assert got["over"] <= got["labels"] // 100, got  # 631 and 365 of 2,000 before
+    assert got["over"] <= got["labels"] // 100, got  # 631 and 365 of 2,000 before, 1 and 0
     # an arrow ends at its target's edge (a neighbour's is kept two fifths of its chord
     # long): 1,365 and 1,103 of the 2,168 arrowheads were on a seat's text, now 319
     assert got["heads"] * 5 < got["drawn"], got
     # and off each other: each label placed again given all the others (a label placed
-    # early kept the best spot of a later one): 190 pairs of labels drawn one on the
-    # other on a phone, 52 on a desktop, of 2,000; now 91 and 49
-    assert got["onLabels"] * 20 <= got["labels"], got
+    # early kept the best spot of a later one), a letter as wide as drawn: 190 pairs of
+    # labels drawn one on the other on a phone, 52 on a desktop, of 2,000; now 53 and 0
+    assert got["onLabels"] * 25 <= got["labels"], got
     page.context.close()
 
 
