@@ -797,8 +797,10 @@ def test_the_gestures_table_fits_a_phone_word_by_word(browser: Any, server: Serv
 def test_the_end_says_who_won_at_the_tables_centre(browser: Any, server: Server) -> None:
     """At the end a phone is scrolled to the table (for the last count), and the panel
     that says who won sits above it, out of sight: the table's centre said only 'A partida
-    terminou'. Once the last night is told it says who won ('Quem venceu: Ada'). A whole
-    game of bots watched from a phone in pt_BR (Ana, the host, is played by a bot)."""
+    terminou'. Once the last night is told it says who won ('Quem venceu: Ada'); the end's
+    panel says how a game is won (Ada's 6 XP lost to Davi's 4 in one row, and nothing said
+    why). A whole game of bots watched from a phone in pt_BR (Ana, the host, is played by
+    a bot)."""
     room = create_room(server.base, "Ana", players=4, decide_s=60, beat_s=0.1, grace_s=1,
                        bot_delay_s=0.1, lang="pt_BR")
     add_bots(server, room["code"], room["token"], range(1, 4), start=True)
@@ -808,6 +810,10 @@ def test_the_end_says_who_won_at_the_tables_centre(browser: Any, server: Server)
     page.get_by_test_id("victory").wait_for(timeout=120_000)
     winners = page.inner_text("#end-h")
     assert winners.startswith("Quem venceu: "), winners
+    # and how a game is won (a seat with more XP may have lost to 4 XP in one row)
+    expect(page.get_by_test_id("how-won")).to_have_text(
+        "Vence quem primeiro cumprir uma destas condições: 1 XP em seis linhas · 8 XP no total"
+        " · 2 XP em três linhas · 4 XP numa linha.")
     title = page.get_by_test_id("phase")
     expect(title).to_have_text(winners)
     page.get_by_test_id("table").scroll_into_view_if_needed()

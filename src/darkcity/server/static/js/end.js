@@ -4,6 +4,7 @@ import { S, isHost } from "./store.js";
 import { t, word } from "./i18n.js";
 import { el } from "./dom.js";
 import { post, followNext } from "./net.js";
+import { CONDITIONS } from "./help.js";
 
 async function playAgain() {
   const r = await post(`/api/rooms/${encodeURIComponent(S.code)}/again`, { token: S.token || "" });
@@ -22,6 +23,9 @@ export function endPanel() {
     return el("li", {}, el("strong", { text: w }), " — ",
       t("{condition} ({xp} XP; rows with XP: {rows})", { condition: met, xp: s ? s.xp : 0, rows: s ? s.rows : 0 }));
   })));
+  // how a game is won, for whoever wonders why a seat with more XP did not (Ada's 6 XP
+  // beside Davi's winning 4 in one row)
+  box.append(el("p", { class: "muted", "data-testid": "how-won", text: t("Whoever first meets one of these wins: {conditions}.", { conditions: CONDITIONS.map((c) => word("conditions", c)).join(" · ") }) }));
   if (st && st.tiebreak) box.append(el("p", { class: "tiebreak", "data-testid": "tiebreak", text: st.tiebreak }));
   const actions = el("div", { class: "row wrap actions" });
   if (S.lobby && S.lobby.next) {
