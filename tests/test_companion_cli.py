@@ -175,7 +175,13 @@ def test_a_withdrawal_a_call_and_an_earlier_night_corrected(tmp_path: Path) -> N
         child.expect("Corrected; everything entered after it still holds")
         step("Press Enter when everyone has a card", "correct step 9")
         child.expect("step 9 was not called on night 1")
-        step("Press Enter when everyone has a card", "quit")
+        step("Press Enter when everyone has a card", "")
+        step("Press Enter to count", "")
+        step("Bia shows", "vampire Caio")
+        # in the reveal, tonight's gesture (night 1's Bia showed the Werewolf, and stays so)
+        step("Caio shows", "correct Bia vampire Ana")
+        child.expect("Corrected; everything entered after it still holds")
+        step("Caio shows", "quit")
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
@@ -183,8 +189,10 @@ def test_a_withdrawal_a_call_and_an_earlier_night_corrected(tmp_path: Path) -> N
     assert replay_table(doc).ok and len(doc["nights"]) == 1
     night = doc["nights"][0]
     assert night["round"]["withdrawals"] == {"Caio": True}
+    assert night["round"]["gestures"]["Bia"] == {"targets": ["Caio"]}
     assert adjudicate(night["round"]) == night["result"]
-    assert doc["entries"][-1] == {"type": "next-night"}
+    assert doc["entries"][-1] == {"type": "gesture", "player": "Bia", "shows": "vampire",
+                                  "targets": ["Ana"]}
 
 
 def test_a_correction_that_takes_entries_back_asks_first(tmp_path: Path) -> None:

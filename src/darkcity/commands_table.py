@@ -420,7 +420,10 @@ class TerminalTable:
         from darkcity.companion import Drafted, EntryError, Stage, WithdrawalEntry
 
         c = self.c
-        tonight = c.stage in (Stage.WITHDRAWAL, Stage.RESOLUTION, Stage.JOURNALS, Stage.OVER)
+        # from the reveal on, tonight's (a gesture entered one player ago); before it, at
+        # the draft and the count, the night just finished
+        tonight = c.stage in (Stage.REVEAL, Stage.WITHDRAWAL, Stage.RESOLUTION,
+                              Stage.JOURNALS, Stage.OVER)
         night = c.number if tonight else len(c.nights)
         low = [w.lower() for w in words]
         if len(low) >= 2 and low[0] in _NIGHT and low[1].isdigit():
