@@ -22,6 +22,9 @@ __all__ = ["CONDITIONS", "FATES", "UI", "call_message", "table_catalog"]
 
 #: The web page's texts (English message ids).
 UI: Final = (
+    _("How to win"),
+    _("Whoever first meets one of these wins. Yours so far, from your journal:"),
+    _("{have} / {need} in {role}"),
     _('Tiebreak among those who met a condition: most XP, then most rows with XP.'),
     _('{player}: {xp} XP in {rows} rows'),
     _('{player}: {xp} XP in 1 row'),

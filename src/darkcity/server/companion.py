@@ -64,7 +64,7 @@ from darkcity.deck import (
     presets_for,
 )
 from darkcity.i18n import FieldError, Message, Translator, error_message, msg, negotiate, translator
-from darkcity.journal import conditions_met, total
+from darkcity.journal import conditions_met, progress, total
 from darkcity.narration import event_message
 from darkcity.night import Card
 from darkcity.notation import write_round
@@ -290,6 +290,15 @@ def view(stored: StoredTable, reader: str | None, t: Translator) -> dict[str, An
     }
     if reader is not None and reader != "mayor" and reader == c.death:
         doc["my_death_names"] = c.death_names
+    if reader is not None and reader in c.players:
+        # how close the reader is to each victory condition, in the engine's count
+        # (journal.progress): a newcomer's phone says it, not only the Mayor's journals
+        j = c.journals[c.players.index(reader)]
+        top = max(j.items(), key=lambda kv: kv[1], default=None)
+        doc["my_progress"] = [
+            {"condition": k, "have": have, "need": need,
+             "row": top[0].key if k == "four-in-one" and top and have else None}
+            for k, have, need in progress(j)]
     if last is not None:
         r = last.result
         doc["result"] = {

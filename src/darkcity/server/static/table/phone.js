@@ -1,7 +1,7 @@
 // A player's own phone: pick your name once; then the table as it stands, your journal,
 // the rules of a card, and, if you took Death, the name you write, in secret.
 import { el, button, toast } from "./dom.js";
-import { t, role, goals, powers, gestureOf, fate, cardLabel } from "./i18n.js";
+import { t, role, goals, powers, gestureOf, fate, cardLabel, condition } from "./i18n.js";
 import { api } from "./api.js";
 import { journalTable, winnersPanel } from "./journals.js";
 
@@ -78,6 +78,20 @@ export function phonePage(S) {
     wrap.append(el("p", { class: "panel secret", text: t("You wrote {player} on Death's card.", { player: v.my_death_names }) }));
   }
   wrap.append(el("div", { class: "panel" }, el("h2", { text: t("Your journal") }), journalTable(v, me)));
+  // how a game is won and how close the reader is, counted by the engine: a newcomer
+  // had their journal's numbers and no word of what they were for
+  if (v.my_progress) {
+    wrap.append(el("div", { class: "panel", "data-testid": "phone-progress" },
+      el("h2", { text: t("How to win") }),
+      el("p", { text: t("Whoever first meets one of these wins. Yours so far, from your journal:") }),
+      el("ul", { class: "progress" }, v.my_progress.map((x) => el("li", {
+        class: x.have >= x.need ? "met" : null, "data-testid": `progress-${x.condition}`,
+      }, el("span", { text: condition(x.condition) }),
+      el("b", { text: (x.have >= x.need ? "✓ " : "") + (x.row
+        ? t("{have} / {need} in {role}", { have: x.have, need: x.need, role: role(x.row) })
+        : `${x.have} / ${x.need}`) })))),
+      el("p", { class: "dim", text: t("Tiebreak among those who met a condition: most XP, then most rows with XP.") })));
+  }
   // the rules of a card in the deck
   const roles = [...new Set(v.deck.cards.map((c) => c.role))];
   const chosen = S.local.rules || roles[0];
