@@ -25,6 +25,7 @@ pytest.importorskip("playwright")
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
+from playwright.sync_api import expect
 from websockets.sync.client import connect
 
 from darkcity.cast import PANEL, Effect, Role
@@ -150,10 +151,13 @@ def no_horizontal_overflow(page: Any, width: int, where: str) -> None:
 
 def test_join_from_the_link_in_a_fresh_context(browser: Any, server: Server) -> None:
     room = create_room(server.base, "Ana", players=4)
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.new_context(viewport=PHONE, locale="pt-BR")
     page = ctx.new_page()
     page.goto(f"{server.base}/r/{room['code']}")
     page.wait_for_selector("[data-testid=join-panel]")
+    # whose table it is (a name field under empty seats did not say)
+    expect(page.get_by_test_id("invited-by")).to_have_text(
+        "Ana convida você para uma mesa de Dark City")
     page.fill("[data-testid=link-name]", "__proto__")  # a name, not an object's key
     page.click("[data-testid=link-join]")
     page.wait_for_selector(".seat.me")

@@ -196,6 +196,7 @@ UI: Final = (
     _("{have} / {need} in {role}"),
     _("{player} took a face-down card."),
     _("{player}, showing {role}"),
+    _("{host} invites you to a table of Dark City"),
     _("Whoever first meets one of these wins: {conditions}."),
     _("On you, if that is the card: {effect}"),
     _("On {player}, if that is the card shown ({role}): {effect}"),
