@@ -62,3 +62,67 @@ def test_a_players_phone_says_how_to_win_and_how_close_they_are(
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375, box
     finally:
         page.context.close()
+
+
+BASIC_NIGHT = (
+    {"type": "drafted"}, {"type": "counted"},
+    {"type": "gesture", "player": "Ana", "shows": "vampire", "targets": ["Bia"]},
+    {"type": "gesture", "player": "Bia", "shows": "werewolf", "targets": ["Caio"]},
+    {"type": "gesture", "player": "Caio", "shows": "priest"},
+    {"type": "gesture", "player": "Duda", "shows": "zombie", "targets": ["Caio"]},
+    {"type": "gesture", "player": "Enzo", "shows": "hunter", "targets": ["Ana", "Duda"]},
+    {"type": "gesture", "player": "Fred", "shows": "vampire", "targets": ["Enzo"]},
+    {"type": "revealed"}, {"type": "withdrawal", "player": "Caio", "withdrawal": True},
+    {"type": "withdrawn"})
+
+
+def test_a_players_phone_keeps_last_nights_outcome_through_the_next_night(
+        browser: Any, table_server: Server, artifacts: Path) -> None:
+    """The Mayor reads night 1's story aloud and taps Next night at once; Bia, who then
+    looks at her phone, still finds what happened to her ('Sua carta: Lobisomem — ...')
+    and the night's story, through night 2's draft and reveal. Once Next night was
+    tapped her phone said nothing of night 1 but her journal's numbers."""
+    base = table_server.base
+    r = httpx.post(f"{base}/api/tables", json={"players": PLAYERS, "deck": "basic",
+                                               "lang": "pt_BR", "free_xp": FREE}, timeout=10)
+    r.raise_for_status()
+    code, mayor = r.json()["code"], {"X-Table-Token": r.json()["token"]}
+
+    def enter(entry: dict[str, Any]) -> dict[str, Any]:
+        got = httpx.post(f"{base}/api/tables/{code}/entries?lang=pt_BR", headers=mayor,
+                         json={"entry": entry}, timeout=10)
+        assert got.status_code == 200, got.text
+        doc: dict[str, Any] = got.json()
+        return doc
+
+    for e in BASIC_NIGHT:
+        v = enter(e)
+    while v["stage"] == "resolution":
+        q = v["question"]
+        v = enter({"type": "call", "step": q["step"],
+                   "cards": {p: {"role": q["role"], "edition": "basic"} for p in q["chosen"]}})
+    assert v["stage"] == "journals"
+    cat = table_catalog("pt_BR")
+    fate = cat["fates"][v["result"]["players"]["Bia"]["fate"]]
+    mine = cat["ui"]["You held {card}: {fate}"].format(card="Lobisomem", fate=fate)
+    page = phone(browser)
+    try:
+        page.goto(f"{base}/table/{code}?lang=pt_BR")
+        page.get_by_test_id("iam-Bia").click()
+        expect(page.get_by_test_id("phone-mine")).to_contain_text(mine, timeout=10_000)
+        story = page.locator("[data-testid=phone-result] li").all_inner_texts()
+        assert story
+        enter({"type": "next-night"})
+        expect(page.get_by_test_id("phone-stage")).to_contain_text("Noite 2", timeout=10_000)
+        expect(page.get_by_test_id("phone-mine")).to_contain_text(mine)
+        expect(page.get_by_test_id("phone-result").locator("h2")).to_have_text(
+            "Fase 5: noite 1")
+        assert page.locator("[data-testid=phone-result] li").all_inner_texts() == story
+        enter({"type": "drafted"})
+        enter({"type": "counted"})
+        expect(page.get_by_test_id("phone-stage")).to_contain_text("Fase 2", timeout=10_000)
+        expect(page.get_by_test_id("phone-mine")).to_contain_text(mine)
+        page.screenshot(path=str(artifacts / "companion-newcomer-last-night-pt.png"),
+                        full_page=True)
+    finally:
+        page.context.close()

@@ -50,7 +50,7 @@ from darkcity.companion.entries import (
     WithdrawalEntry,
     entry_to_json,
 )
-from darkcity.companion.table import STEP_ROLE, read_free_xp
+from darkcity.companion.table import STEP_ROLE, TableNight, read_free_xp
 from darkcity.companion.text import table_catalog
 from darkcity.deck import (
     BOX,
@@ -300,16 +300,26 @@ def view(stored: StoredTable, reader: str | None, t: Translator) -> dict[str, An
              "row": top[0].key if k == "four-in-one" and top and have else None}
             for k, have, need in progress(j)]
     if last is not None:
-        r = last.result
-        doc["result"] = {
-            "number": last.number,
-            "players": {p: {"fate": r.fates[i].value, "xp": r.xp[i],
-                            "marks": sorted(m.value for m in r.marks[i]),
-                            "card": _card(last.night.cards[p])}
-                        for i, p in enumerate(last.night.players)},
-            "events": [t.render(event_message(e, last.night)) for e in r.events],
-        }
+        doc["result"] = _result(last, t)
+    elif reader is not None and reader in c.players and c.nights:
+        # a player's phone keeps the night just told while the next one is under way:
+        # the Mayor taps Next night as soon as the story is read, and a player who
+        # looked at their phone then found nothing of what happened to them
+        doc["last_night"] = _result(c.nights[-1], t)
     return doc
+
+
+def _result(last: TableNight, t: Translator) -> dict[str, Any]:
+    """A finished night's fates, XP, cards and story, as the table was told it."""
+    r = last.result
+    return {
+        "number": last.number,
+        "players": {p: {"fate": r.fates[i].value, "xp": r.xp[i],
+                        "marks": sorted(m.value for m in r.marks[i]),
+                        "card": _card(last.night.cards[p])}
+                    for i, p in enumerate(last.night.players)},
+        "events": [t.render(event_message(e, last.night)) for e in r.events],
+    }
 
 
 # ---------------------------------------------------------------------------

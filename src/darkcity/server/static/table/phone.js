@@ -64,14 +64,16 @@ export function phonePage(S) {
   // screen: who won and why, then what happened to you and the Mayor's story.
   const won = v.stage === "over" ? winnersPanel(v, "phone-winners") : null;
   if (won) wrap.append(won);
-  if (v.result && v.result.players[me]) {
-    const x = v.result.players[me];
+  // the night just told, kept on a phone through the next night (the server's last_night)
+  const told = v.result || v.last_night;
+  if (told && told.players[me]) {
+    const x = told.players[me];
     const mine = t("You held {card}: {fate}", { card: cardLabel(x.card), fate: fate(x.fate) })
       + (x.xp ? ` · +${x.xp} XP` : "");
     wrap.append(el("div", { class: "panel", "data-testid": "phone-result" },
-      el("h2", { text: t("Phase 5: night {n}", { n: v.result.number }) }),
+      el("h2", { text: t("Phase 5: night {n}", { n: told.number }) }),
       el("p", { class: "mine", "data-testid": "phone-mine", text: mine }),
-      el("ol", { class: "story" }, v.result.events.map((line) =>
+      el("ol", { class: "story" }, told.events.map((line) =>
         el("li", { class: mentions(line, me) ? "mine" : null, text: line })))));
   }
   if (v.my_death_names) {
