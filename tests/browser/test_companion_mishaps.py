@@ -378,7 +378,7 @@ def test_the_mayors_link_opened_on_a_friends_phone_is_changed(
         dialog.accept()
 
     mayor.on("dialog", accept)
-    mayor.get_by_test_id("links").locator("summary").tap()
+    expect(mayor.get_by_test_id("links")).to_have_attribute("open", "")  # the first draft
     mayor.get_by_test_id("new-mayor-link").tap()
     expect(mayor.get_by_test_id("toast").last).to_have_text(
         "O link do Burgomestre mudou: só este aparelho tem o novo.")
@@ -516,7 +516,7 @@ def test_freeing_the_phones_seats_asks_first(browser: Any, table_server: Server)
 
     page.on("dialog", answer)
     page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
-    page.get_by_test_id("links").locator("summary").tap()
+    expect(page.get_by_test_id("links")).to_have_attribute("open", "")  # the first draft
     page.get_by_test_id("free-seats").tap()
     assert asked == ["Cada celular da mesa (Bia) perde o lugar e escolhe o nome de novo. "
                      "Liberar os lugares?"], asked

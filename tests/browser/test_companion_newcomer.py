@@ -126,3 +126,44 @@ def test_a_players_phone_keeps_last_nights_outcome_through_the_next_night(
                         full_page=True)
     finally:
         page.context.close()
+
+
+def test_the_players_link_is_open_at_the_first_draft(browser: Any, table_server: Server,
+                                                     artifacts: Path) -> None:
+    """The Mayor of a group new to darkcity starts the game: the first draft shows the
+    players' link and its QR code (it sat folded under 'Links e idioma', and the draft's
+    'pelo link da mesa' pointed at nothing on screen), open while the phones join;
+    folded by the Mayor, it stays folded; from the count on it is folded."""
+    base = table_server.base
+    r = httpx.post(f"{base}/api/tables", json={"players": PLAYERS, "deck": "reporter-death-6",
+                                               "lang": "pt_BR", "free_xp": FREE}, timeout=10)
+    r.raise_for_status()
+    code, token = r.json()["code"], r.json()["token"]
+    page = phone(browser)
+    try:
+        page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+        page.get_by_test_id("panel-draft").wait_for(timeout=10_000)
+        links = page.get_by_test_id("links")
+        expect(links).to_have_attribute("open", "")
+        expect(links).to_contain_text(f"Celulares dos jogadores: {base}/table/{code}")
+        qr = page.get_by_test_id("links-qr")
+        qr.scroll_into_view_if_needed()
+        expect(qr).to_be_visible()
+        page.screenshot(path=str(artifacts / "companion-newcomer-links-pt.png"))
+        httpx.post(f"{base}/api/tables/{code}/seat", json={"player": "Bia"},
+                   timeout=10).raise_for_status()  # a phone joins: the page is drawn again
+        expect(links).to_contain_text("Bia", timeout=10_000)
+        expect(links).to_have_attribute("open", "")
+        links.locator("summary").tap()  # the Mayor folds it
+        expect(links).not_to_have_attribute("open", "")
+        httpx.post(f"{base}/api/tables/{code}/seat", json={"player": "Caio"},
+                   timeout=10).raise_for_status()
+        expect(links).to_contain_text("Caio", timeout=10_000)
+        expect(links).not_to_have_attribute("open", "")
+        page.reload()  # a fresh page at the count: folded
+        httpx.post(f"{base}/api/tables/{code}/entries", headers={"X-Table-Token": token},
+                   json={"entry": {"type": "drafted"}}, timeout=10).raise_for_status()
+        page.get_by_test_id("panel-count").wait_for(timeout=10_000)
+        expect(page.get_by_test_id("links")).not_to_have_attribute("open", "")
+    finally:
+        page.context.close()

@@ -226,7 +226,12 @@ function mayorPage() {
   // on the address the players' phones reach the server at (server/share.py)
   const phoneLink = `${(S.share && S.share.invite_base) || location.origin}/table/${v.code}`;
   // open across the page's re-draws (every entry draws it again), as the Mayor left it
-  const links = el("details", { class: "panel", "data-testid": "links", open: S.linksOpen ? true : null },
+  // a group new to darkcity finds the players' link and its QR code open at the first
+  // draft, while the phones join (it sat folded under "Links and language", and the
+  // draft's "from the table's link" pointed at nothing on screen); folded from the count
+  const first = v.night === 1 && stage === "draft";
+  const linksOpen = S.linksOpen === undefined ? first : S.linksOpen;
+  const links = el("details", { class: "panel", "data-testid": "links", open: linksOpen ? true : null },
     el("summary", { text: t("Links and language") }),
     el("p", { text: t("Players' phones: {link}", { link: phoneLink }) }),
     S.share && S.share.reachable === false ? el("p", { class: "warn", "data-testid": "unreachable" },
@@ -258,7 +263,8 @@ function mayorPage() {
       S.render();
     }, { class: "small", "data-testid": "free-seats" }) : null,
     langPicker());
-  links.addEventListener("toggle", () => { S.linksOpen = links.open; });
+  // the Mayor's own taps only: an element drawn open fires a toggle of its own
+  links.addEventListener("toggle", () => { if (links.open !== linksOpen) S.linksOpen = links.open; });
   parts.push(links);
   if (stage !== "over") parts.push(playersChange(v));
   parts.push(el("nav", { class: "bar" },
