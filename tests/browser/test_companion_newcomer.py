@@ -5,6 +5,7 @@ they are, in the engine's count).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -165,5 +166,35 @@ def test_the_players_link_is_open_at_the_first_draft(browser: Any, table_server:
                    json={"entry": {"type": "drafted"}}, timeout=10).raise_for_status()
         page.get_by_test_id("panel-count").wait_for(timeout=10_000)
         expect(page.get_by_test_id("links")).not_to_have_attribute("open", "")
+    finally:
+        page.context.close()
+
+
+def test_the_first_draft_comes_up_from_its_top_after_the_set_up(
+        browser: Any, table_server: Server, artifacts: Path) -> None:
+    """The Mayor fills the set-up (six players, a deck, six free XP), scrolls down to
+    'Começar a partida' and taps it: the first draft comes up from its top, who drafts
+    first on screen. It kept the set-up's scroll, and with the players' link open below
+    the draft the Mayor landed on the QR code, 'Ana começa a escolha' above the screen."""
+    base = table_server.base
+    page = phone(browser)
+    saved = {"players": PLAYERS, "deck": "reporter-death-6", "custom": False, "cards": [],
+             "free": FREE}
+    page.add_init_script(
+        f"localStorage.setItem('darkcity:table:setup', JSON.stringify({json.dumps(saved)}))")
+    try:
+        page.goto(f"{base}/table?lang=pt_BR")
+        start = page.get_by_test_id("start")
+        expect(start).to_be_enabled(timeout=10_000)
+        start.scroll_into_view_if_needed()
+        assert page.evaluate("window.scrollY") > 300
+        start.tap()
+        active = page.get_by_test_id("active")
+        expect(active).to_have_text("Ana começa a escolha", timeout=10_000)
+        expect(page.get_by_test_id("links")).to_have_attribute("open", "")
+        page.wait_for_function("window.scrollY === 0", timeout=5_000)
+        box = active.bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 667, box
+        page.screenshot(path=str(artifacts / "companion-newcomer-first-draft-pt.png"))
     finally:
         page.context.close()

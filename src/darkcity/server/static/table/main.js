@@ -184,11 +184,14 @@ function offlineBanner() {
     text: t("No connection to the server: what you tap now is not saved. The page tries again every second.") }) : null;
 }
 
-S.start = (code, token) => {
+S.start = async (code, token) => {
   S.code = code;
   S.token = token;
   S.view = null;
-  S.refresh(true);
+  await S.refresh(true);
+  // the table from its top: the set-up was left scrolled to its Start button, and the
+  // first draft (its players' link open below) came up scrolled past who drafts first
+  window.scrollTo(0, 0);
 };
 
 function langPicker() {
