@@ -194,7 +194,7 @@ def test_the_first_draft_comes_up_from_its_top_after_the_set_up(
         expect(page.get_by_test_id("links")).to_have_attribute("open", "")
         page.wait_for_function("window.scrollY === 0", timeout=5_000)
         box = active.bounding_box()
-        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 667, box
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 667, box
         page.screenshot(path=str(artifacts / "companion-newcomer-first-draft-pt.png"))
     finally:
         page.context.close()
