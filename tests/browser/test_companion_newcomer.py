@@ -115,6 +115,7 @@ def test_a_players_phone_keeps_last_nights_outcome_through_the_next_night(
         assert story
         enter({"type": "next-night"})
         expect(page.get_by_test_id("phone-stage")).to_contain_text("Noite 2", timeout=10_000)
+        expect(page.get_by_test_id("phone-active")).to_have_text("Bia começa a escolha")
         expect(page.get_by_test_id("phone-mine")).to_contain_text(mine)
         expect(page.get_by_test_id("phone-result").locator("h2")).to_have_text(
             "Fase 5: noite 1")
@@ -122,6 +123,10 @@ def test_a_players_phone_keeps_last_nights_outcome_through_the_next_night(
         enter({"type": "drafted"})
         enter({"type": "counted"})
         expect(page.get_by_test_id("phone-stage")).to_contain_text("Fase 2", timeout=10_000)
+        # who drafts first is said at the draft only ('Bia começa a escolha' at the
+        # gestures told a newcomer the draft was on)
+        expect(page.get_by_test_id("phone-active")).to_have_count(0)
+        expect(page.get_by_test_id("panel-phone")).not_to_contain_text("começa a escolha")
         expect(page.get_by_test_id("phone-mine")).to_contain_text(mine)
         page.screenshot(path=str(artifacts / "companion-newcomer-last-night-pt.png"),
                         full_page=True)

@@ -52,7 +52,9 @@ export function phonePage(S) {
   wrap.append(el("div", { class: "panel" },
     el("p", { class: "big", text: me }), notMe,
     el("p", { "data-testid": "phone-stage", text: `${t("Night {n}", { n: v.night })} · ${t(STAGES[v.stage])}` }),
-    v.stage === "over" ? null : el("p", { text: t("{player} is the active player", { player: v.active }) })));
+    // who drafts first, at the draft only: pt_BR says it as "Bia começa a escolha", which
+    // a phone kept saying through the gestures and the calls
+    v.stage === "draft" ? el("p", { "data-testid": "phone-active", text: t("{player} is the active player", { player: v.active }) }) : null));
   if (v.stage === "draft" && v.death_in_play && me === v.last_drafter) {
     const names = v.players.filter((p) => p !== me);
     wrap.append(el("div", { class: "panel secret", "data-testid": "phone-death" },
