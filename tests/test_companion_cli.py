@@ -10,7 +10,9 @@ import re
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,18 +24,27 @@ from darkcity.notation import adjudicate  # noqa: E402
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
+def spawn_table(record: Path, *, players: str = "Ana,Bia,Caio,Duda", deck: str = "basic",
+                beat: str = "0.05", width: int = 140) -> Any:
+    """``darkcity table`` in a pty of 40 lines, in English, saving to ``record``."""
+    return pexpect.spawn(
+        sys.executable, ["-m", "darkcity", "table", "--players", players, "--deck", deck,
+                         "--save", str(record), "--beat", beat, "--no-speech", "--lang", "en"],
+        encoding="utf-8", timeout=30, dimensions=(40, width), cwd=str(record.parent))
+
+
+def answer(child: Any, prompt: str, text: str) -> None:
+    """Wait for ``prompt``, then type ``text`` and Enter."""
+    child.expect(prompt)
+    child.sendline(text)
+
+
 def test_two_nights_with_an_undo(tmp_path: Path) -> None:
     record = tmp_path / "table.json"
-    child = pexpect.spawn(
-        sys.executable, ["-m", "darkcity", "table", "--players", "Ana,Bia,Caio,Duda", "--deck",
-                         "basic", "--save", str(record), "--beat", "0.4", "--no-speech",
-                         "--lang", "en"],
-        encoding="utf-8", timeout=30, dimensions=(40, 140), cwd=str(tmp_path))
+    child = spawn_table(record, beat="0.4")
     shown: list[float] = []
 
-    def step(prompt: str, answer: str) -> None:
-        child.expect(prompt)
-        child.sendline(answer)
+    step = partial(answer, child)
 
     try:
         # night 1
@@ -95,11 +106,7 @@ def test_two_nights_with_an_undo(tmp_path: Path) -> None:
 
 def test_deaths_name_is_typed_hidden(tmp_path: Path) -> None:
     record = tmp_path / "death.json"
-    child = pexpect.spawn(
-        sys.executable, ["-m", "darkcity", "table", "--players", "Ana,Bia,Caio,Duda,Enzo,Fred",
-                         "--deck", "reporter-death-6", "--save", str(record), "--beat", "0.05",
-                         "--no-speech", "--lang", "en"],
-        encoding="utf-8", timeout=30, dimensions=(40, 140), cwd=str(tmp_path))
+    child = spawn_table(record, players="Ana,Bia,Caio,Duda,Enzo,Fred", deck="reporter-death-6")
     try:
         child.expect("Did Fred take Death")
         child.sendline("y")
@@ -142,15 +149,9 @@ def test_a_withdrawal_a_call_and_an_earlier_night_corrected(tmp_path: Path) -> N
     night 2's draft; a refusal in words. Before, only ``undo`` fixed an entry, taking back
     every entry after it."""
     record = tmp_path / "table.json"
-    child = pexpect.spawn(
-        sys.executable, ["-m", "darkcity", "table", "--players", "Ana,Bia,Caio,Duda", "--deck",
-                         "basic", "--save", str(record), "--beat", "0.05", "--no-speech",
-                         "--lang", "en"],
-        encoding="utf-8", timeout=30, dimensions=(40, 160), cwd=str(tmp_path))
+    child = spawn_table(record, width=160)
 
-    def step(prompt: str, answer: str) -> None:
-        child.expect(prompt)
-        child.sendline(answer)
+    step = partial(answer, child)
 
     try:
         step("Press Enter when everyone has a card", "")
@@ -200,15 +201,9 @@ def test_a_correction_that_takes_entries_back_asks_first(tmp_path: Path) -> None
     back into step 4, whose call is taken back: the terminal says so and asks first (no:
     nothing changed; yes: the Zombie is asked)."""
     record = tmp_path / "table.json"
-    child = pexpect.spawn(
-        sys.executable, ["-m", "darkcity", "table", "--players", "Ana,Bia,Caio,Duda", "--deck",
-                         "basic", "--save", str(record), "--beat", "0.05", "--no-speech",
-                         "--lang", "en"],
-        encoding="utf-8", timeout=30, dimensions=(40, 160), cwd=str(tmp_path))
+    child = spawn_table(record, width=160)
 
-    def step(prompt: str, answer: str) -> None:
-        child.expect(prompt)
-        child.sendline(answer)
+    step = partial(answer, child)
 
     try:
         step("Press Enter when everyone has a card", "")
