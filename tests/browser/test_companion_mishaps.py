@@ -420,26 +420,36 @@ def test_a_gesture_entered_wrong_in_the_reveal_is_entered_again_from_its_name(
     page.context.close()
 
 
+EIGHT = ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana"]
+EIGHT_GESTURES: list[tuple[str, str, dict[str, Any]]] = [
+    ("Ana", "hunter", {"targets": ["Bia", "Caio"]}), ("Bia", "priest", {}),
+    ("Caio", "priest", {}), ("Duda", "vampire", {"targets": ["Ana"]}),
+    ("Enzo", "werewolf", {"targets": ["Ana"]}), ("Fred", "alien", {"kind": "werewolf"}),
+    ("Gil", "zombie", {"targets": ["Hana"]}), ("Hana", "vampire", {"targets": ["Gil"]})]
+
+
+def eight_at_the_reveal(table_server: Server, gestures: int) -> tuple[str, str, str]:
+    """A pt_BR table of eight (death-alien-7), counted, the first ``gestures`` of
+    ``EIGHT_GESTURES`` entered: its base, code and Mayor's token."""
+    r = httpx.post(f"{table_server.base}/api/tables", json={
+        "players": EIGHT, "deck": "death-alien-7", "lang": "pt_BR",
+        "free_xp": dict.fromkeys(EIGHT, "vampire")}, timeout=10)
+    r.raise_for_status()
+    base, code, token = table_server.base, r.json()["code"], r.json()["token"]
+    enter(base, code, token, {"type": "drafted"})
+    enter(base, code, token, {"type": "counted"})
+    for p, shows, more in EIGHT_GESTURES[:gestures]:
+        enter(base, code, token, {"type": "gesture", "player": p, "shows": shows, **more})
+    return base, code, token
+
+
 def test_an_eight_player_reveal_asks_on_the_phones_screen(browser: Any,
                                                           table_server: Server) -> None:
     """Eight players, six gestures entered: the roles to tap for the seventh, then its
     targets, are all on a phone's screen (375x667) without scrolling. The names entered
     came first, six rows of them, and pushed the roles under the fold at every gesture
     from the fifth on."""
-    players = ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana"]
-    r = httpx.post(f"{table_server.base}/api/tables", json={
-        "players": players, "deck": "death-alien-7", "lang": "pt_BR",
-        "free_xp": dict.fromkeys(players, "vampire")}, timeout=10)
-    r.raise_for_status()
-    base, code, token = table_server.base, r.json()["code"], r.json()["token"]
-    enter(base, code, token, {"type": "drafted"})
-    enter(base, code, token, {"type": "counted"})
-    for p, shows, more in (("Ana", "hunter", {"targets": ["Bia", "Caio"]}),
-                           ("Bia", "priest", {}), ("Caio", "priest", {}),
-                           ("Duda", "vampire", {"targets": ["Ana"]}),
-                           ("Enzo", "werewolf", {"targets": ["Ana"]}),
-                           ("Fred", "alien", {"kind": "werewolf"})):
-        enter(base, code, token, {"type": "gesture", "player": p, "shows": shows, **more})
+    base, code, token = eight_at_the_reveal(table_server, 6)
     page = phone_pt(browser)
     page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
     expect(page.get_by_test_id("reveal-current")).to_have_text("Gil")
@@ -461,22 +471,7 @@ def test_an_eight_player_correction_asks_on_the_phones_screen(browser: Any,
     under "Corrigir registro", the withdrawal and every role to tap are on a phone's
     screen (375x667). The eight names stayed above the question and pushed the roles
     under the fold (seen in a whole 8-player game played as a Mayor)."""
-    players = ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana"]
-    r = httpx.post(f"{table_server.base}/api/tables", json={
-        "players": players, "deck": "death-alien-7", "lang": "pt_BR",
-        "free_xp": dict.fromkeys(players, "vampire")}, timeout=10)
-    r.raise_for_status()
-    base, code, token = table_server.base, r.json()["code"], r.json()["token"]
-    enter(base, code, token, {"type": "drafted"})
-    enter(base, code, token, {"type": "counted"})
-    for p, shows, more in (("Ana", "hunter", {"targets": ["Bia", "Caio"]}),
-                           ("Bia", "priest", {}), ("Caio", "priest", {}),
-                           ("Duda", "vampire", {"targets": ["Ana"]}),
-                           ("Enzo", "werewolf", {"targets": ["Ana"]}),
-                           ("Fred", "alien", {"kind": "werewolf"}),
-                           ("Gil", "zombie", {"targets": ["Hana"]}),
-                           ("Hana", "vampire", {"targets": ["Gil"]})):
-        enter(base, code, token, {"type": "gesture", "player": p, "shows": shows, **more})
+    base, code, token = eight_at_the_reveal(table_server, 8)
     enter(base, code, token, {"type": "revealed"})
     enter(base, code, token, {"type": "withdrawn"})
     page = phone_pt(browser)
