@@ -191,8 +191,15 @@ def test_the_first_draft_comes_up_from_its_top_after_the_set_up(
         page.goto(f"{base}/table?lang=pt_BR")
         start = page.get_by_test_id("start")
         expect(start).to_be_enabled(timeout=10_000)
-        start.scroll_into_view_if_needed()
-        assert page.evaluate("window.scrollY") > 300
+        # the set-up is drawn again as its lists arrive (the presets, the games on this
+        # device): scrolled to in one task of the page, never through a handle that a
+        # redraw has just detached
+        page.wait_for_load_state("networkidle")
+        page.wait_for_function("""() => {
+            const b = document.querySelector('[data-testid=start]');
+            if (!b || b.disabled) return false;
+            b.scrollIntoView({block: 'center'});
+            return window.scrollY > 300; }""", timeout=10_000)
         start.tap()
         active = page.get_by_test_id("active")
         expect(active).to_have_text("Ana começa a escolha", timeout=10_000)

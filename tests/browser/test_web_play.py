@@ -296,7 +296,9 @@ def test_withdrawal_names_who_aims_at_you_and_the_face_down_pick_is_announced(
     effects = 0
     end = time.monotonic() + 60
     try:
-        while time.monotonic() < end and not (announced and aimed):
+        # on to a night that shows an effect too: a gesture at Ana that does nothing to
+        # her card says nothing, and a slow machine may reach "aimed" on such a night
+        while time.monotonic() < end and not (announced and aimed and effects):
             ph = phase(page)
             if ph == "gesture" and page.locator("[data-testid=blind-pick]").count():
                 who = page.inner_text("[data-testid=blind-pick]")
@@ -571,8 +573,12 @@ def test_a_sealed_decision_changed_before_the_count(browser: Any, server: Server
         page.wait_for_selector("[data-testid=change]")
         before = page.inner_text("[data-testid=my-gesture]")
         page.click("[data-testid=change]")
+        # the decision opens again: a role to show first (a Devil), or the gestures; read
+        # once it is drawn (read at once, a Devil's "show" could still be on its way)
+        page.wait_for_selector("[data-testid^=shows-], [data-testid^=choice-]")
         if page.locator("[data-testid^=shows-]").count():
             page.locator("[data-testid^=shows-]").last.click()
+            page.wait_for_selector("[data-testid^=choice-]")
         page.locator("[data-testid^=choice-]").last.click()
         page.wait_for_selector("[data-testid=change]")
         after = page.inner_text("[data-testid=my-gesture]")
