@@ -74,7 +74,8 @@ def test_every_text_of_the_page_is_in_the_catalogs() -> None:
 
 def test_set_up_refusals_are_the_deck_rules(api: TestClient) -> None:
     r = api.post("/api/tables/check", json={"players": PLAYERS[:3], "deck": "basic"})
-    assert r.status_code == 400 and "4 to 8 players" in r.json()["message"]
+    assert r.status_code == 400 and "“Basic (12 cards)” is not a deck for 3 players" in r.json()[
+        "message"]
     r = api.post("/api/tables/check?lang=pt_BR",
                  json={"players": PLAYERS, "cards": ["vampire:basic:feminine"]})
     assert r.status_code == 400 and "cartas" in r.json()["message"]
@@ -84,6 +85,23 @@ def test_set_up_refusals_are_the_deck_rules(api: TestClient) -> None:
     assert r.status_code == 200 and "death" in r.json()["sheet"]
     r = api.post("/api/tables", json={"players": PLAYERS, "deck": "basic", "free_xp": {}})
     assert r.status_code == 400 and "free XP" in r.json()["message"]
+
+
+def test_a_deck_for_another_number_of_players_is_named_by_its_title(api: TestClient) -> None:
+    """A preset for 6 players checked while 2 names are typed: the set-up said "the
+    'reporter-death-6' deck is for 6 players, not 2", its id; now its title as the
+    deck list shows it, and what to do, in the reader's language."""
+    r = api.post("/api/tables/check?lang=pt_BR",
+                 json={"players": PLAYERS[:2], "deck": "reporter-death-6"})
+    said = r.json()["message"]
+    assert r.status_code == 400 and "reporter-death-6" not in said, said
+    assert said == ("“Repórter e Morte (6 jogadores)” não é um maço para 2 jogadores: digite o "
+                    "nome de cada jogador ou escolha outro maço."), said
+    r = api.post("/api/tables?lang=en", json={"players": PLAYERS[:1], "deck": "angel-alien-6",
+                                              "free_xp": {"Ana": "vampire"}})
+    assert r.status_code == 400 and r.json()["message"] == (
+        "“Angel and Alien (6 players)” is not a deck for 1 player: type every player's name, "
+        "or choose another deck.")
 
 
 def test_the_secret_the_phones_and_the_mayor(api: TestClient, db: Path) -> None:

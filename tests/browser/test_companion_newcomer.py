@@ -210,3 +210,49 @@ def test_the_first_draft_comes_up_from_its_top_after_the_set_up(
         page.screenshot(path=str(artifacts / "companion-newcomer-first-draft-pt.png"))
     finally:
         page.context.close()
+
+
+def test_a_deck_for_six_is_not_an_error_while_the_names_are_typed(
+        browser: Any, table_server: Server, artifacts: Path) -> None:
+    """The Mayor chose 'Repórter e Morte (6 jogadores)' and types the names one by one:
+    with one name typed, the set-up said in red "the 'reporter-death-6' deck is for 6
+    players, not 1", the deck's id, for a state still being typed. It says quietly, by
+    the deck's title, what to do; with every name typed, the free XP come. A row added
+    (7 seats) leaves the deck the list shows chosen, not the 6-player one it no longer
+    offers."""
+    base = table_server.base
+    page = phone(browser)
+    saved = {"players": [""] * 6, "deck": "reporter-death-6", "custom": False, "cards": [],
+             "free": {}}
+    page.add_init_script(
+        "if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1');"
+        f" localStorage.setItem('darkcity:table:setup', JSON.stringify({json.dumps(saved)})); }}")
+    try:
+        page.goto(f"{base}/table?lang=pt_BR")
+        expect(page.get_by_test_id("deck")).to_have_value("reporter-death-6", timeout=10_000)
+        seat = page.get_by_test_id("seat-0")
+        seat.fill("Ana")
+        seat.dispatch_event("change")
+        hint = page.get_by_test_id("setup-hint")
+        expect(hint).to_have_text("“Repórter e Morte (6 jogadores)” não é um maço para 1 jogador:"
+                                  " digite o nome de cada jogador ou escolha outro maço.",
+                                  timeout=10_000)
+        said = page.evaluate("""() => ({
+            red: document.querySelectorAll('.error, [role=alert]').length,
+            text: document.querySelector('[data-testid=panel-setup]').innerText })""")
+        assert said["red"] == 0 and "reporter-death-6" not in said["text"], said
+        page.screenshot(path=str(artifacts / "companion-newcomer-setup-typing-pt.png"))
+        for i, p in enumerate(PLAYERS[1:], start=1):
+            page.get_by_test_id(f"seat-{i}").fill(p)
+            page.get_by_test_id(f"seat-{i}").dispatch_event("change")
+        page.get_by_test_id("free-5").wait_for(timeout=10_000)
+        expect(hint).to_have_count(0)
+        expect(page.get_by_test_id("setup-error")).to_have_count(0)
+        page.get_by_test_id("add-player").tap()  # a seventh row, left empty
+        page.wait_for_function("""() => {
+            const s = JSON.parse(localStorage.getItem('darkcity:table:setup'));
+            const d = document.querySelector('[data-testid=deck]');
+            return s.players.length === 7 && d && s.deck === d.value && d.value === 'basic'; }""",
+                               timeout=10_000)
+    finally:
+        page.context.close()

@@ -63,7 +63,16 @@ from darkcity.deck import (
     preset,
     presets_for,
 )
-from darkcity.i18n import FieldError, Message, Translator, error_message, msg, negotiate, translator
+from darkcity.i18n import (
+    FieldError,
+    Message,
+    Translator,
+    error_message,
+    msg,
+    msgn,
+    negotiate,
+    translator,
+)
 from darkcity.journal import conditions_met, progress, total
 from darkcity.narration import event_message
 from darkcity.night import Card
@@ -340,12 +349,21 @@ def _refusal(request: Request, status: int, code: str, message: Message) -> JSON
     return JSONResponse({"code": code, "message": t.render(message)}, status_code=status)
 
 
-def _deck(body: Mapping[str, Any], players: int) -> Deck:
+def _deck(body: Mapping[str, Any], players: int, t: Translator) -> Deck:
     name = body.get("deck")
     cards = body.get("cards")
     if isinstance(cards, list) and cards:
         return Deck.of((parse_card(str(c)) for c in cards), players)
     if isinstance(name, str):
+        lo, hi = PRESETS[name][1] if name in PRESETS else (players, players)
+        if not lo <= players <= hi:
+            # the deck by the title the set-up's list shows, and what to do: the engine's
+            # words named its id ('reporter-death-6') while the names were being typed
+            raise DeckError("deck", msgn(
+                "“{deck}” is not a deck for {n} player: type every player's name, or "
+                "choose another deck.",
+                "“{deck}” is not a deck for {n} players: type every player's name, or "
+                "choose another deck.", players, deck=t(PRESET_TITLES.get(name, name))))
         return preset(name, players)
     raise DeckError("deck", msg("choose a preset or the cards"))
 
@@ -464,8 +482,8 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
         deck rule it breaks (the same words as for an online game)."""
         body = await _json(request)
         players = _players(body)
-        deck = _deck(body, len(players))
         t = translator(_lang(request))
+        deck = _deck(body, len(players), t)
         return JSONResponse({
             "sheet": [r.key for r in deck.journal_roles], "cards": deck.keys(),
             "warnings": [t.render(m) for m in deck_warning_messages(deck.cards, len(players))],
@@ -477,7 +495,7 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
     async def create(request: Request) -> Response:
         body = await _json(request)
         players = _players(body)
-        deck = _deck(body, len(players))
+        deck = _deck(body, len(players), translator(_lang(request)))
         free = read_free_xp(body.get("free_xp"))
         setup = TableSetup.of(players, deck, free)
         lang = negotiate(str(body.get("lang", ""))) or _lang(request)

@@ -62,6 +62,13 @@ export function setupPage(S) {
   // the decks for as many players as there are rows (names not typed yet included)
   const seats = Math.max(players.length, s.players.length);
   const presets = S.meta.presets.filter((p) => p.min <= seats && seats <= p.max);
+  // the deck is the one the list shows: a row added (7 seats) left a 6-player deck
+  // chosen that the list no longer offered, and the game started with it
+  if (!s.custom && presets.length && !presets.some((p) => p.name === s.deck)) {
+    s.deck = presets[0].name;
+    s.check = null;
+    saveSetup(s);
+  }
   const select = el("select", { "data-testid": "deck", "aria-label": t("Deck") },
     presets.map((p) => el("option", { value: p.name, selected: p.name === s.deck && !s.custom ? true : null }, p.title || p.name)),
     el("option", { value: "", selected: s.custom ? true : null }, t("Custom cards")));
@@ -104,7 +111,11 @@ export function setupPage(S) {
       .catch((e) => { s.check = { ok: false, error: e.message }; S.render(); });
   }
   if (s.check && !s.check.ok) {
-    wrap.append(el("p", { class: "error", role: "alert", "data-testid": "setup-error", text: s.check.error }));
+    // names still being typed (a row left empty) are not a mistake: the deck's rule is
+    // said quietly, in the deck's own title, until every row has a name
+    const typing = players.length < s.players.length;
+    wrap.append(el("p", typing ? { class: "dim", "data-testid": "setup-hint", text: s.check.error }
+      : { class: "error", role: "alert", "data-testid": "setup-error", text: s.check.error }));
   }
   if (s.check && s.check.ok) {
     for (const w of s.check.warnings) wrap.append(el("p", { class: "warn", text: w }));
