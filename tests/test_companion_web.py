@@ -104,6 +104,52 @@ def test_a_deck_for_another_number_of_players_is_named_by_its_title(api: TestCli
         "or choose another deck.")
 
 
+def test_a_player_is_sent_their_own_card_once_the_table_knows_it(api: TestClient) -> None:
+    """my_card: a seated player's card where the table knows it (Death taken, a card
+    turned over at a call, the night told), to that player only; nobody else's."""
+    code, mayor = new_table(api)
+    seat = {p: {"X-Table-Token": api.post(f"/api/tables/{code}/seat",
+                                          json={"player": p}).json()["token"]}
+            for p in ("Ana", "Fred")}
+    look = {p: (lambda h=h: api.get(f"/api/tables/{code}", headers=h).json())
+            for p, h in seat.items()}
+    assert look["Fred"]()["my_card"] is None and look["Ana"]()["my_card"] is None
+    assert enter(api, code, mayor, {"type": "drafted", "death_names": "Bia"}).status_code == 200
+    assert look["Fred"]()["my_card"]["role"] == "death"
+    assert look["Ana"]()["my_card"] is None
+    assert "my_card" not in api.get(f"/api/tables/{code}", headers=mayor).json()
+    assert "my_card" not in api.get(f"/api/tables/{code}").json()
+    code, mayor = new_table(api, "basic")
+    ana = {"X-Table-Token": api.post(f"/api/tables/{code}/seat",
+                                     json={"player": "Ana"}).json()["token"]}
+    for e in ({"type": "drafted"}, {"type": "counted"},
+              {"type": "gesture", "player": "Ana", "shows": "vampire", "targets": ["Bia"]},
+              {"type": "gesture", "player": "Bia", "shows": "werewolf", "targets": ["Caio"]},
+              {"type": "gesture", "player": "Caio", "shows": "priest"},
+              {"type": "gesture", "player": "Duda", "shows": "zombie", "targets": ["Caio"]},
+              {"type": "gesture", "player": "Enzo", "shows": "hunter",
+               "targets": ["Ana", "Duda"]},
+              {"type": "gesture", "player": "Fred", "shows": "vampire", "targets": ["Enzo"]},
+              {"type": "revealed"}, {"type": "withdrawn"}):
+        assert enter(api, code, mayor, e).status_code == 200, e
+    # Ana showed the Vampire: a Devil may show it, so her card is not hers until called
+    assert api.get(f"/api/tables/{code}", headers=ana).json()["my_card"] is None
+    seen = []
+    while (v := api.get(f"/api/tables/{code}", headers=mayor).json())["stage"] == "resolution":
+        q = v["question"]
+        cards = {p: {"role": q["role"], "edition": "basic"} for p in q["chosen"]}
+        assert enter(api, code, mayor, {"type": "call", "step": q["step"],
+                                        "cards": cards}).status_code == 200
+        seen.append(api.get(f"/api/tables/{code}", headers=ana).json()["my_card"])
+    # turned over at the Vampire's call, before the night is told
+    assert any(x and x["role"] == "vampire" for x in seen[:-1]), seen
+    told = api.get(f"/api/tables/{code}", headers=ana).json()
+    assert told["stage"] == "journals" and told["my_card"]["role"] == "vampire"
+    enter(api, code, mayor, {"type": "next-night"})
+    # a new draft: the card of the night told is no longer the one in her hand
+    assert api.get(f"/api/tables/{code}", headers=ana).json()["my_card"] is None
+
+
 def test_the_secret_the_phones_and_the_mayor(api: TestClient, db: Path) -> None:
     code, mayor = new_table(api)
     v = api.get(f"/api/tables/{code}", headers=mayor).json()

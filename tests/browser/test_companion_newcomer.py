@@ -256,3 +256,62 @@ def test_a_deck_for_six_is_not_an_error_while_the_names_are_typed(
                                timeout=10_000)
     finally:
         page.context.close()
+
+
+def test_a_players_phone_puts_their_own_card_first(browser: Any, table_server: Server,
+                                                   artifacts: Path) -> None:
+    """The rules on a player's phone began at the Devil whatever they held. Bia, whose
+    card the table does not know yet, is asked which one she drafted (kept on her phone
+    only, through a reload) and reads its rules under 'Sua carta: Sacerdote', above her
+    journal; Fred, who took Death (public: the card lies face up), finds Death's rules
+    first without asking."""
+    base = table_server.base
+    r = httpx.post(f"{base}/api/tables", json={"players": PLAYERS, "deck": "reporter-death-6",
+                                               "lang": "pt_BR", "free_xp": FREE}, timeout=10)
+    r.raise_for_status()
+    code, mayor = r.json()["code"], {"X-Table-Token": r.json()["token"]}
+    cat = table_catalog("pt_BR")
+    read = """() => {
+        const box = document.querySelector('[data-testid=rules]');
+        const panels = [...document.querySelectorAll('[data-testid=panel-phone] > .panel')];
+        const sel = box && box.querySelector('select');
+        return box && {
+            title: box.querySelector('h2').textContent, value: sel.value,
+            first: sel.options[0].textContent, top: box.getBoundingClientRect().top,
+            beforeJournal: panels.indexOf(box) < panels.findIndex(
+                (p) => p.querySelector('h2') && p.querySelector('h2').textContent === 'Seu diário'),
+            text: box.innerText };
+    }"""
+    bia, fred = phone(browser), phone(browser)
+    try:
+        bia.goto(f"{base}/table/{code}?lang=pt_BR")
+        bia.get_by_test_id("iam-Bia").tap()
+        expect(bia.get_by_test_id("rules-private")).to_be_visible(timeout=10_000)
+        seen = bia.evaluate(read)
+        assert seen["title"] == "As regras de uma carta" and seen["value"] == "", seen
+        assert seen["first"] == "Qual carta você escolheu?" and seen["beforeJournal"], seen
+        bia.get_by_test_id("rules-role").select_option("priest")
+        expect(bia.get_by_test_id("rules").locator("h2")).to_have_text("Sua carta: Sacerdote")
+        bia.reload()
+        expect(bia.get_by_test_id("rules").locator("h2")).to_have_text("Sua carta: Sacerdote",
+                                                                      timeout=10_000)
+        seen = bia.evaluate(read)
+        assert seen["value"] == "priest" and seen["first"] == "Sacerdote — sua carta", seen
+        assert cat["goals"]["priest"] in seen["text"] and seen["top"] < 667, seen
+        bia.screenshot(path=str(artifacts / "companion-newcomer-own-card-pt.png"))
+        fred.goto(f"{base}/table/{code}?lang=pt_BR")
+        fred.get_by_test_id("iam-Fred").tap()
+        fred.get_by_test_id("rules").wait_for(timeout=10_000)
+        httpx.post(f"{base}/api/tables/{code}/entries", headers=mayor, timeout=10,
+                   json={"entry": {"type": "drafted", "death_names": "Ana"}}).raise_for_status()
+        expect(fred.get_by_test_id("rules").locator("h2")).to_have_text("Sua carta: Morte",
+                                                                       timeout=10_000)
+        seen = fred.evaluate(read)
+        assert seen["value"] == "death" and seen["first"] == "Morte — sua carta", seen
+        assert cat["goals"]["death"] in seen["text"] and seen["beforeJournal"], seen
+        expect(fred.get_by_test_id("rules-mine-change")).to_have_count(0)
+        # Bia's phone said nothing of Fred's card but what the table sees
+        expect(bia.get_by_test_id("rules").locator("h2")).to_have_text("Sua carta: Sacerdote")
+    finally:
+        bia.context.close()
+        fred.context.close()

@@ -308,6 +308,12 @@ def view(stored: StoredTable, reader: str | None, t: Translator) -> dict[str, An
             {"condition": k, "have": have, "need": need,
              "row": top[0].key if k == "four-in-one" and top and have else None}
             for k, have, need in progress(j)]
+        # the reader's own card, once the table knows it (Death taken, turned over at a
+        # call, the night told): their phone puts its rules first
+        mine = (last.night.cards.get(reader) if last is not None
+                else next(x for x in c.deck.cards if x.role is Role.DEATH)
+                if reader == c.death else c.turned.get(reader))
+        doc["my_card"] = _card(mine) if mine is not None else None
     if last is not None:
         doc["result"] = _result(last, t)
     elif reader is not None and reader in c.players and c.nights:

@@ -62,6 +62,8 @@ export function phonePage(S) {
       el("div", { class: "grid" }, names.map((p) => button(p, () => S.send({ type: "drafted", death_names: p }),
         { "data-testid": `phone-death-${p}` })))));
   }
+  const night = !["journals", "over"].includes(v.stage);
+  const firstAfterHeader = wrap.children.length;
   // The game's end and the night just resolved, on every phone, not only the Mayor's
   // screen: who won and why, then what happened to you and the Mayor's story.
   const won = v.stage === "over" ? winnersPanel(v, "phone-winners") : null;
@@ -96,14 +98,51 @@ export function phonePage(S) {
         : `${x.have} / ${x.need}`) })))),
       el("p", { class: "dim", text: t("Tiebreak among those who met a condition: most XP, then most rows with XP.") })));
   }
-  // the rules of a card in the deck
-  const roles = [...new Set(v.deck.cards.map((c) => c.role))];
-  const chosen = S.local.rules || roles[0];
-  const sel = el("select", { "aria-label": t("The rules of a card"), "data-testid": "rules-role" },
-    roles.map((r) => el("option", { value: r, selected: r === chosen ? true : null }, role(r))));
-  sel.addEventListener("change", () => { S.local.rules = sel.value; S.render(); });
-  wrap.append(el("div", { class: "panel", "data-testid": "rules" }, el("h2", { text: t("The rules of a card") }), sel,
-    el("p", { text: gestureOf(chosen) }), el("p", { text: goals(chosen) }),
-    powers(chosen).map((line) => el("p", { class: "dim", text: line }))));
+  // the rules of a card, the reader's own first: where the table knows it (Death taken,
+  // turned over at a call, the night told), else the card they say they drafted, kept on
+  // this phone only; the list began at the Devil whatever a player held
+  const rules = rulesPanel(S, v, me);
+  if (night) wrap.insertBefore(rules, wrap.children[firstAfterHeader]);
+  else wrap.append(rules);
   return wrap;
+}
+
+// The rules of one card of the deck; the reader's own card first and marked.
+function rulesPanel(S, v, me) {
+  const key = `darkcity:table:${v.code}:card:${me}:${v.night}`;
+  const known = v.my_card ? v.my_card.role : null;
+  let said = null;
+  try { said = localStorage.getItem(key); } catch (e) { said = null; }
+  const mine = known || said;
+  const deckRoles = [...new Set(v.deck.cards.map((c) => c.role))];
+  const roles = mine && deckRoles.includes(mine) ? [mine, ...deckRoles.filter((r) => r !== mine)] : deckRoles;
+  // a card read tonight stays chosen through the re-draws; a new night starts at one's own
+  const read = S.local.rules && S.local.rules.night === v.night ? S.local.rules.role : null;
+  const chosen = read && roles.includes(read) ? read : mine;
+  const sel = el("select", { "aria-label": t("The rules of a card"), "data-testid": "rules-role" },
+    mine ? null : el("option", { value: "", selected: chosen ? null : true }, t("Which card did you draft?")),
+    roles.map((r) => el("option", { value: r, selected: r === chosen ? true : null },
+      r === mine ? `${role(r)} — ${t("your card")}` : role(r))));
+  sel.addEventListener("change", () => {
+    // the first card chosen while the table knows none is the one they hold
+    if (!mine && sel.value) { try { localStorage.setItem(key, sel.value); } catch (e) { /* private mode */ } }
+    S.local.rules = { night: v.night, role: sel.value };
+    S.render();
+  });
+  const box = el("div", { class: "panel", "data-testid": "rules" },
+    el("h2", { text: mine ? t("Your card: {card}", { card: known ? cardLabel(v.my_card) : role(mine) }) : t("The rules of a card") }),
+    // a card said on this phone (not one the table knows) can be said again
+    mine && !known ? button(t("Change"), () => {
+      try { localStorage.removeItem(key); } catch (e) { /* private mode */ }
+      S.local.rules = null;
+      S.render();
+    }, { class: "small", "data-testid": "rules-mine-change" }) : null,
+    sel);
+  if (chosen) {
+    box.append(el("p", { text: gestureOf(chosen) }), el("p", { text: goals(chosen) }),
+      powers(chosen).map((line) => el("p", { class: "dim", text: line })));
+  } else {
+    box.append(el("p", { class: "dim", "data-testid": "rules-private", text: t("Choose the card you hold to read its rules first; only this phone knows it.") }));
+  }
+  return box;
 }
