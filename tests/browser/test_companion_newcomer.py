@@ -315,3 +315,51 @@ def test_a_players_phone_puts_their_own_card_first(browser: Any, table_server: S
     finally:
         bia.context.close()
         fred.context.close()
+
+
+def test_a_players_phone_follows_the_calls(browser: Any, table_server: Server,
+                                           artifacts: Path) -> None:
+    """While the Mayor calls the roles and reads each step aloud, Bia's phone said
+    'Fase 4: a resolução' and nothing of the night. It shows the night so far as
+    narrated (the line that names her in bold) and the call being made now."""
+    base = table_server.base
+    r = httpx.post(f"{base}/api/tables", json={"players": PLAYERS, "deck": "basic",
+                                               "lang": "pt_BR", "free_xp": FREE}, timeout=10)
+    r.raise_for_status()
+    code, mayor = r.json()["code"], {"X-Table-Token": r.json()["token"]}
+
+    def enter(entry: dict[str, Any]) -> dict[str, Any]:
+        got = httpx.post(f"{base}/api/tables/{code}/entries?lang=pt_BR", headers=mayor,
+                         json={"entry": entry}, timeout=10)
+        assert got.status_code == 200, got.text
+        doc: dict[str, Any] = got.json()
+        return doc
+
+    for e in BASIC_NIGHT:
+        v = enter(e)
+    cat = table_catalog("pt_BR")
+    page = phone(browser)
+    try:
+        page.goto(f"{base}/table/{code}?lang=pt_BR")
+        page.get_by_test_id("iam-Bia").tap()
+        expect(page.get_by_test_id("phone-call")).to_have_text(cat["calls"]["devil"],
+                                                               timeout=10_000)
+        while v["question"]["role"] != "werewolf":  # the Devil's call, the Vampires'
+            q = v["question"]
+            v = enter({"type": "call", "step": q["step"], "cards": {
+                p: {"role": q["role"], "edition": "basic"} for p in q["chosen"]}})
+        expect(page.get_by_test_id("phone-call")).to_have_text(cat["calls"]["werewolf"],
+                                                               timeout=10_000)
+        seen = page.evaluate("""() => {
+            const box = document.querySelector('[data-testid=phone-calls]');
+            return { title: box.querySelector('h2').textContent,
+                     mine: [...box.querySelectorAll('.story p.mine')].map((p) => p.textContent),
+                     lines: [...box.querySelectorAll('.story p')].map((p) => p.textContent),
+                     top: box.getBoundingClientRect().top }; }""")
+        assert seen["title"] == "A noite até agora" and seen["top"] < 667, seen
+        said = [line for block in v["narration"] for line in block["lines"]]
+        assert said and all(line in seen["lines"] for line in said), seen
+        assert seen["mine"] == [x for x in said if "(Bia)" in x] and seen["mine"], seen
+        page.screenshot(path=str(artifacts / "companion-newcomer-calls-pt.png"), full_page=True)
+    finally:
+        page.context.close()

@@ -1,7 +1,7 @@
 // A player's own phone: pick your name once; then the table as it stands, your journal,
 // the rules of a card, and, if you took Death, the name you write, in secret.
 import { el, button, toast } from "./dom.js";
-import { t, role, goals, powers, gestureOf, fate, cardLabel, condition } from "./i18n.js";
+import { t, role, goals, powers, gestureOf, fate, cardLabel, condition, callOf } from "./i18n.js";
 import { api } from "./api.js";
 import { journalTable, winnersPanel } from "./journals.js";
 
@@ -62,6 +62,9 @@ export function phonePage(S) {
       el("div", { class: "grid" }, names.map((p) => button(p, () => S.send({ type: "drafted", death_names: p }),
         { "data-testid": `phone-death-${p}` })))));
   }
+  // the calls as the Mayor makes them: the phone said 'Phase 4: the resolution' and
+  // nothing of the night while the Mayor read it aloud, step by step
+  if (v.stage === "resolution") wrap.append(callsPanel(v, me));
   const night = !["journals", "over"].includes(v.stage);
   const firstAfterHeader = wrap.children.length;
   // The game's end and the night just resolved, on every phone, not only the Mayor's
@@ -143,6 +146,26 @@ function rulesPanel(S, v, me) {
       powers(chosen).map((line) => el("p", { class: "dim", text: line })));
   } else {
     box.append(el("p", { class: "dim", "data-testid": "rules-private", text: t("Choose the card you hold to read its rules first; only this phone knows it.") }));
+  }
+  return box;
+}
+
+// The night so far, as narrated at each call (public: the Mayor reads it aloud), the
+// lines that name the reader in bold, and the call being made now.
+function callsPanel(v, me) {
+  const box = el("div", { class: "panel", "data-testid": "phone-calls" },
+    el("h2", { text: t("The night so far") }));
+  const story = el("div", { class: "story" });
+  for (const block of v.narration) {
+    story.append(el("p", { class: "step", text: block.step === "end" ? t("End of the night") : t("Step {step}", { step: block.step }) }));
+    for (const line of block.lines) story.append(el("p", { class: mentions(line, me) ? "mine" : null, text: line }));
+    if (!block.lines.length) story.append(el("p", { class: "dim", text: t("Nothing happens.") }));
+  }
+  box.append(story);
+  const q = v.question;
+  if (q) {
+    box.append(q.role ? el("p", { class: "dim", text: t("Phase 4: step {step}", { step: q.step }) }) : null,
+      el("p", { class: "big", "data-testid": "phone-call", text: q.role ? callOf(q.role) : t("Turn over the cards still unknown") }));
   }
   return box;
 }
