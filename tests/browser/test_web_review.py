@@ -744,8 +744,10 @@ def test_arrow_labels_keep_off_the_seats_of_a_full_table(browser: Any, server: S
     assert got["heads"] * 5 < got["drawn"], got
     # and off each other: each label placed again given all the others (a label placed
     # early kept the best spot of a later one), a letter as wide as drawn: 190 pairs of
-    # labels drawn one on the other on a phone, 52 on a desktop, of 2,000; now 53 and 0
-    assert got["onLabels"] * 25 <= got["labels"], got
+    # labels drawn one on the other on a phone, 52 on a desktop, of 2,000; then 53 and 0;
+    # with spots every half line off the curve and a label weighing as much as a seat, 0
+    # and 0 (and 2 and 0 labels on a seat's text)
+    assert got["onLabels"] * 400 <= got["labels"], got
     page.context.close()
 
 

@@ -46,9 +46,13 @@ export function arrowsOf(view, gestures, withdrawals) {
 // 1.5 to 1.65 in Chromium: 'Anjo' 6.0, 'Necromante' 16.5; 1.45 let two labels side by
 // side overlap by a letter), a line;
 // two labels a line apart still touch through their halos and strike-throughs, so
-// another label is kept LABEL_GAP away, and weighs LABEL_WEIGHT (more than three lines
-// off the curve, half a seat).
-const LABEL_AT = [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.14, 0.86];
+// another label is kept LABEL_GAP away, and weighs LABEL_WEIGHT, as much as a seat (ten
+// lines off the curve). At 1.5 (less than a seat) and on whole lines off the curve, a
+// phone's full table (its seats taller, its centre wider) drew 53 of 2,000 labels one on
+// another: between two seats at the sides, the spots clear of both were a line or two
+// away and half a line would do. Spots every half line off the curve, every 4 % along it.
+const LABEL_AT = [0.5, 0.45, 0.55, 0.4, 0.6, 0.35, 0.65, 0.3, 0.7, 0.26, 0.74, 0.22, 0.78, 0.18, 0.82, 0.14, 0.86];
+const OFFSETS = [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6, -0.5, -1, -1.5, -2, -2.5, -3, -3.5, -4, -4.5, -5, -5.5, -6];
 const CENTRE = [11, 8];
 // The centre's box for its title ("Night 2 · draft", "Noite 1 · desistência"), in the
 // circle's units: a bold letter's width, the centre's width and a line of the title,
@@ -63,7 +67,7 @@ function centre(title) {
   const lines = Math.ceil(long / (width * 0.85));  // (a line breaks between words)
   return [Math.max(CENTRE[0], Math.min(width, long) / 2 + 1), Math.max(CENTRE[1], (lines * line + clock) / 2 + 1)];
 }
-const LABEL_W = 1.65, LABEL_H = 3, LABEL_GAP = 3.8, LABEL_WEIGHT = 1.5;
+const LABEL_W = 1.65, LABEL_H = 3, LABEL_GAP = 3.8, LABEL_WEIGHT = 4, SEAT_WEIGHT = 4;
 // A seat's half-width and half-height, in the circle's units (style.css: a quarter of
 // the table wide; its lines of text at 375 px and at 1280 px, measured at 8 seats):
 // a label on a seat hid its name and XP ('Lobisomem' over Eva at eight seats on a phone).
@@ -111,10 +115,10 @@ export function arrowLayer(arrows, n, title) {
     // table, up to six on either side, never off the table
     const nx = dy / len, ny = -dx / len;
     const outside = ([x, y]) => x - w < 0 || x + w > 100 || y - LABEL_H < 0 || y + 1 > 100;
-    const spots = [0, 1, 2, 3, 4, 5, 6, -1, -2, -3, -4, -5, -6].flatMap((off) => LABEL_AT.map(at).map(([x, y]) =>
+    const spots = OFFSETS.flatMap((off) => LABEL_AT.map(at).map(([x, y]) =>
       [x + nx * off * LABEL_H, y + ny * off * LABEL_H, off])).map((q) =>
-      // the centre weighs two, a seat three, a line off the curve 0.4
-      [q[0], q[1], 9 * outside(q) + 2 * inCentre(q) + 3 * onSeats(q) + 0.4 * Math.abs(q[2]) + (q[2] < 0 ? 0.1 : 0)]);
+      // the centre weighs two, a seat four, a line off the curve 0.4
+      [q[0], q[1], 9 * outside(q) + 2 * inCentre(q) + SEAT_WEIGHT * onSeats(q) + 0.4 * Math.abs(q[2]) + (q[2] < 0 ? 0.1 : 0)]);
     todo.push({ w, spots, at: null, text: svg("text", { class: `label ${a.lowered || a.fled ? "off" : ""}`, fill: colour, text: a.label }) });
   }
   // each label at the spot costing least, the middle first among equals, given the
