@@ -500,6 +500,32 @@ def test_what_a_bot_played_for_an_absent_friend_survives_a_restart(db: str,
     assert "played_away" not in (ana.sent or [])[0]
 
 
+def test_time_up_with_no_page_open_survives_a_restart(db: str, clock: Clock) -> None:
+    """Time ran out while Duda's phone was locked (within the grace): a bot decided, and
+    her next welcome was to say so; but that was held in memory only, and a restart
+    forgot it. It is read again from the decision's source ('timeout'), and once only;
+    Bia, whose page was open and told at once (``played``), is not told it again."""
+    t = Table(db, clock)
+    room = t.room
+    room.start(t.members["Ana"])
+    clock.now = (room.deadline or 0) - 5
+    room.disconnect(t.conns["Duda"])
+    clock.now = (room.deadline or 0) + 0.01
+    room.tick()
+    assert room.played_away == {t.members["Duda"]: [0]}
+    copy = manager(db, clock).get(room.code)  # the server restarts
+    assert copy is not None
+    assert copy.played_away == {t.members["Duda"]: [0]}
+    back = conn()
+    copy.connect(back, copy.member_by_token(t.tokens["Duda"]))
+    assert (back.sent or [])[0]["played_away"] == [0]
+    bia = conn()
+    copy.connect(bia, copy.member_by_token(t.tokens["Bia"]))
+    assert "played_away" not in (bia.sent or [])[0]
+    third = manager(db, clock).get(room.code)  # told once, across a restart too
+    assert third is not None and third.played_away == {}
+
+
 def test_the_record_waits_for_the_end(db: str, clock: Clock) -> None:
     t = Table(db, clock)
     t.room.start(t.members["Ana"])

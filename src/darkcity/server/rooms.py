@@ -224,10 +224,11 @@ class Room:
     shown_dp: int = -1  # the decision point readers have been shown
     bot_due: dict[str, float] = field(default_factory=dict)
     away: dict[int, float] = field(default_factory=dict)  # member -> gone since
-    # member -> the nights of the decisions a bot made for them while away (told once,
-    # in their next welcome: the page says what the table did without them); read
-    # again from the decisions' sources after a restart, from the member's ``away_told``
-    # (the decisions stored when they were last told) on
+    # member -> the nights of the decisions a bot made for them while away or out of
+    # time with no page open (told once, in their next welcome: the page says what the
+    # table did without them); read again from the decisions' sources after a restart,
+    # from the member's ``away_told`` (the decisions stored when they were last told,
+    # in a welcome or live, by ``played``) on
     played_away: dict[int, list[int]] = field(default_factory=dict)
     away_told: dict[int, int] = field(default_factory=dict)
     conns: set[Conn] = field(default_factory=set)
@@ -549,10 +550,14 @@ class Room:
         if m is None:
             return
         mine = [c for c in self.conns if c.member == m.id]
-        if not mine:
-            self.played_away.setdefault(m.id, []).append(night)
+        if not mine:  # (read again from the decision's source after a restart)
+            self.note_away(player, night, self.seq - 1)
+            return
         for c in mine:
             c.send({"type": "played", "night": night, "server_time": self.clock()})
+        # told: a restart does not tell it again in their welcome
+        self.away_told[m.id] = self.seq
+        self._save_lobby()
 
     def _point_deadline(self, now: float) -> float | None:
         """The deadline of the decision point the game has just reached (``None``: the
@@ -1271,7 +1276,10 @@ class RoomManager:
             for doc, (seq, source) in zip(room.history, stored_as, strict=True):
                 night = game.night
                 game.do(decision_from_dict(doc))
-                if source == "away":  # (nothing a bot played for a member is forgotten)
+                # (nothing a bot played for a member is forgotten: away past the grace,
+                # or out of time with no page open; what a page was told live is
+                # before its member's ``away_told``)
+                if source in ("away", "timeout"):
                     room.note_away(str(doc.get("player")), night, seq)
             room.game = game
             dp = game.decision_point()
