@@ -363,3 +363,60 @@ def test_a_players_phone_follows_the_calls(browser: Any, table_server: Server,
         page.screenshot(path=str(artifacts / "companion-newcomer-calls-pt.png"), full_page=True)
     finally:
         page.context.close()
+
+
+SMALL = """() => [...document.querySelectorAll('button, select, summary, a')].flatMap((e) => {
+    const r = e.getBoundingClientRect();
+    return r.width && r.height && (r.width < 44 || r.height < 44)
+        ? [`${e.dataset.testid || e.tagName}: ${Math.round(r.width)}x${Math.round(r.height)}`]
+        : [];
+})"""
+
+
+def test_every_tap_target_of_the_mayor_is_44_px_each_way(
+        browser: Any, table_server: Server, artifacts: Path) -> None:
+    """Measured at 375x667 in pt_BR: the set-up's ↑ and ✕ beside each of eight names
+    were 35 px wide (a ✕ takes a typed name away), a short name's chip in the reveal
+    ('Gil') 42, the folded panels' titles ('Links e idioma') and the night's exports'
+    links 24 px tall. Every button, select, title and link is now 44 px each way."""
+    base = table_server.base
+    eight = [*PLAYERS, "Gil", "Ivo"]
+    page = phone(browser)
+    saved = {"players": eight, "deck": "basic", "custom": False, "cards": [], "free": {}}
+    page.add_init_script(
+        f"localStorage.setItem('darkcity:table:setup', JSON.stringify({json.dumps(saved)}))")
+    try:
+        page.goto(f"{base}/table?lang=pt_BR")
+        page.get_by_test_id("free-7").wait_for(timeout=10_000)
+        assert page.evaluate(SMALL) == []
+        r = httpx.post(f"{base}/api/tables", json={
+            "players": eight, "deck": "basic", "lang": "pt_BR",
+            "free_xp": {p: "priest" for p in eight}}, timeout=10)
+        r.raise_for_status()
+        code, token = r.json()["code"], r.json()["token"]
+        for e in ({"type": "drafted"}, {"type": "counted"}):
+            httpx.post(f"{base}/api/tables/{code}/entries", headers={"X-Table-Token": token},
+                       json={"entry": e}, timeout=10).raise_for_status()
+        page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+        page.get_by_test_id("who-Gil").wait_for(timeout=10_000)
+        assert page.evaluate(SMALL) == []
+        r = httpx.post(f"{base}/api/tables", json={"players": PLAYERS, "deck": "basic",
+                                                   "lang": "pt_BR", "free_xp": FREE}, timeout=10)
+        r.raise_for_status()
+        code, token = r.json()["code"], r.json()["token"]
+        mayor = {"X-Table-Token": token}
+        for e in BASIC_NIGHT:
+            v = httpx.post(f"{base}/api/tables/{code}/entries", headers=mayor,
+                           json={"entry": e}, timeout=10).json()
+        while v["stage"] == "resolution":
+            q = v["question"]
+            v = httpx.post(f"{base}/api/tables/{code}/entries", headers=mayor, timeout=10,
+                           json={"entry": {"type": "call", "step": q["step"], "cards": {
+                               p: {"role": q["role"], "edition": "basic"}
+                               for p in q["chosen"]}}}).json()
+        page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+        page.get_by_test_id("export-record").wait_for(timeout=10_000)
+        assert page.evaluate(SMALL) == []
+        page.screenshot(path=str(artifacts / "companion-newcomer-targets-pt.png"), full_page=True)
+    finally:
+        page.context.close()
