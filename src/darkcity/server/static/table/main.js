@@ -150,8 +150,14 @@ const correct = async (entry, night) => {
 
 S.refresh = async (full) => {
   if (!S.code) return;
+  const token = S.token;
   try {
-    const v = await api.state(S.code, S.token, full || !S.view ? null : S.view.version);
+    const v = await api.state(S.code, token, full || !S.view ? null : S.view.version);
+    // an answer to a token given up meanwhile (the Mayor's link changed, a seat given
+    // back) is another reader's view: a poll sent with the old Mayor's link came back as
+    // a stranger's phone, drawn over the Mayor's screen, and the next polls, unchanged,
+    // kept it there
+    if (token !== S.token) return;
     if (!v.unchanged && (full || !S.view || v.version >= S.view.version)) {
       S.view = v;
       S.render();
@@ -159,6 +165,7 @@ S.refresh = async (full) => {
     S.refused = null;
     if (S.offline) { S.offline = false; S.render(); }
   } catch (e) {
+    if (token !== S.token) return;
     if (e.status && e.status < 500) {  // refused (no such table...): said once
       if (S.refused !== e.message) toast(e.message);
       S.refused = e.message;
