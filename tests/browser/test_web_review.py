@@ -822,3 +822,36 @@ def test_the_end_says_who_won_at_the_tables_centre(browser: Any, server: Server)
     box = title.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
     page.context.close()
+
+
+ZOMBIE_WAIT = """async () => {  // the panel drawn for the view at the Zombies' choice
+  const { S } = await import('/static/js/store.js');
+  const { decisionPanel } = await import('/static/js/decide.js');
+  const real = S.view;
+  const other = real.players.find((p) => p !== real.viewer);
+  S.view = { ...real, phase: 'zombie', choices: [], pending: [other], required: [],
+             blind_pick: null };
+  try {
+    const box = decisionPanel();
+    const line = box.querySelector('[data-testid=zombie-wait]');
+    return [box.querySelector('h2').textContent, line && line.textContent];
+  } finally { S.view = real; }
+}"""
+
+
+def test_the_zombies_choice_says_what_the_table_waits_for(browser: Any,
+                                                           server: Server) -> None:
+    """After the withdrawal, a player who is no Zombie read 'Noite 1 · a escolha dos
+    Zumbis', 'Nada a decidir agora. Esperando Eva.' and nothing of what Eva decides.
+    The panel says it (pt_BR), without naming Eva's card: whoever showed the Zombie."""
+    room = create_room(server.base, "Tomé", players=4, decide_s=120, lang="pt_BR")
+    add_bots(server, room["code"], room["token"], range(1, 4), start=True)
+    page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                               locale="pt-BR").new_page()
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector("[data-testid=choice-0]")
+    assert page.evaluate(ZOMBIE_WAIT) == [
+        "Nada a decidir agora.",
+        "Quem mostrou o Zumbi decide agora, de uma vez por todas, sobre qual vizinho cai o "
+        "ataque: aquele para quem apontou ou o do outro lado."]
+    page.context.close()

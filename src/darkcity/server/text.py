@@ -277,6 +277,8 @@ UI: Final = (
     _("You have your card for tonight; the others are still choosing theirs."),
     _("The hand goes round the table: each player in turn keeps one card and passes the rest "
       "on. Your turn comes when it reaches you."),
+    _("Whoever showed the Zombie now decides once and for all which neighbour the attack "
+      "falls on: the one pointed at, or the one on the other side."),
     _("Your turn: {prompt}"),
     _("Choose the role to show first; its targets come next."),
     _("step {step}"),

@@ -217,6 +217,11 @@ export function decisionPanel() {
         ? t("You have your card for tonight; the others are still choosing theirs.")
         : t("The hand goes round the table: each player in turn keeps one card and passes the rest on. Your turn comes when it reaches you.") }));
     }
+    // what the table waits for after the withdrawal (a newcomer read only 'Waiting for
+    // Eva' under 'Night 1 · the Zombies' choice')
+    if (!mineDone && V.phase === "zombie") {
+      box.append(el("p", { "data-testid": "zombie-wait", text: t("Whoever showed the Zombie now decides once and for all which neighbour the attack falls on: the one pointed at, or the one on the other side.") }));
+    }
     const g = myGesture();
     if (mineDone && V.phase === "gesture" && g) box.append(el("p", { "data-testid": "my-gesture", text: t("Your gesture: {gesture}", { gesture: gestureText(g, true) }) }));
     const w = V.seats.find((s) => s.name === V.viewer);
