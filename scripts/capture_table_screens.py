@@ -82,7 +82,10 @@ def capture(out: Path, lang: str, browser: object) -> list[str]:
             phone.screenshot(path=str(out / f"13-phone-who{suffix}.png"), full_page=True)
             phone.get_by_test_id("iam-Ana").click()
             phone.get_by_test_id("panel-phone").wait_for()
-            phone.get_by_test_id("rules-role").select_option("devil")
+            # Ana says which card she drafted: its rules first, on her phone only
+            phone.get_by_test_id("rules-role").select_option(
+                game.nights[0].night.cards["Ana"].role.key)
+            phone.get_by_test_id("rules-mine-change").wait_for()
             phone.screenshot(path=str(out / f"14-phone-journal-rules{suffix}.png"), full_page=True)
             for k, rec in enumerate(game.nights):
                 last = k == len(game.nights) - 1
