@@ -420,3 +420,57 @@ def test_every_tap_target_of_the_mayor_is_44_px_each_way(
         page.screenshot(path=str(artifacts / "companion-newcomer-targets-pt.png"), full_page=True)
     finally:
         page.context.close()
+
+
+def test_a_players_phone_shows_what_was_entered_for_them(
+        browser: Any, table_server: Server, artifacts: Path) -> None:
+    """The Mayor tapped Enzo's gesture wrong; Enzo, who knew what he did, never saw what
+    was entered for him (only the Mayor's screen said it). His phone says it while it
+    can be corrected ('Registrado para você: Caçador → Ana, Duda · baixa a seta em Duda'),
+    and follows the Mayor's correction; at the night's end the line is gone (the night
+    told says what happened)."""
+    base = table_server.base
+    r = httpx.post(f"{base}/api/tables", json={"players": PLAYERS, "deck": "basic",
+                                               "lang": "pt_BR", "free_xp": FREE}, timeout=10)
+    r.raise_for_status()
+    code, mayor = r.json()["code"], {"X-Table-Token": r.json()["token"]}
+
+    def enter(entry: dict[str, Any]) -> dict[str, Any]:
+        got = httpx.post(f"{base}/api/tables/{code}/entries?lang=pt_BR", headers=mayor,
+                         json={"entry": entry}, timeout=10)
+        assert got.status_code == 200, got.text
+        doc: dict[str, Any] = got.json()
+        return doc
+
+    page = phone(browser)
+    try:
+        page.goto(f"{base}/table/{code}?lang=pt_BR")
+        page.get_by_test_id("iam-Enzo").tap()
+        page.get_by_test_id("phone-stage").wait_for(timeout=10_000)
+        line = page.get_by_test_id("phone-entered")
+        for e in BASIC_NIGHT[:7]:  # up to Enzo's gesture (a Hunter's, at Ana and Duda)
+            enter(e)
+        expect(line).to_contain_text("Registrado para você: Caçador → Ana, Duda",
+                                     timeout=10_000)
+        expect(line).to_contain_text("Não foi o que você fez? Avise o Burgomestre")
+        for e in BASIC_NIGHT[7:10]:
+            enter(e)
+        enter({"type": "withdrawal", "player": "Enzo", "withdrawal": [1]})
+        expect(line).to_contain_text("Caçador → Ana, Duda · baixa a seta em Duda",
+                                     timeout=10_000)
+        page.screenshot(path=str(artifacts / "companion-newcomer-entered-pt.png"))
+        enter({"type": "withdrawal", "player": "Enzo", "withdrawal": False})  # taken back
+        page.wait_for_function("""() => {
+            const p = document.querySelector('[data-testid=phone-entered]');
+            return p && p.textContent.includes('Ana, Duda')
+                && !p.textContent.includes('seta'); }""",
+                               timeout=10_000)
+        v = enter({"type": "withdrawn"})
+        while v["stage"] == "resolution":
+            q = v["question"]
+            v = enter({"type": "call", "step": q["step"], "cards": {
+                p: {"role": q["role"], "edition": "basic"} for p in q["chosen"]}})
+        page.get_by_test_id("phone-result").wait_for(timeout=10_000)
+        expect(line).to_have_count(0)
+    finally:
+        page.context.close()

@@ -172,6 +172,8 @@ UI: Final = (
     _("The other cards"),
     _("The rules of a card"),
     _("Your card: {card}"),
+    _("Entered for you: {gesture}"),
+    _("Not what you did? Tell the Mayor: it can be corrected."),
     _("your card"),
     _("Which card did you draft?"),
     _("Choose the card you hold to read its rules first; only this phone knows it."),

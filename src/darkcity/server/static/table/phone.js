@@ -1,7 +1,7 @@
 // A player's own phone: pick your name once; then the table as it stands, your journal,
 // the rules of a card, and, if you took Death, the name you write, in secret.
 import { el, button, toast } from "./dom.js";
-import { t, role, goals, powers, gestureOf, fate, cardLabel, condition, callOf } from "./i18n.js";
+import { t, role, goals, powers, gestureOf, fate, cardLabel, condition, callOf, gender } from "./i18n.js";
 import { api } from "./api.js";
 import { journalTable, winnersPanel } from "./journals.js";
 
@@ -54,7 +54,8 @@ export function phonePage(S) {
     el("p", { "data-testid": "phone-stage", text: `${t("Night {n}", { n: v.night })} · ${t(STAGES[v.stage])}` }),
     // who drafts first, at the draft only: pt_BR says it as "Bia começa a escolha", which
     // a phone kept saying through the gestures and the calls
-    v.stage === "draft" ? el("p", { "data-testid": "phone-active", text: t("{player} is the active player", { player: v.active }) }) : null));
+    v.stage === "draft" ? el("p", { "data-testid": "phone-active", text: t("{player} is the active player", { player: v.active }) }) : null,
+    entered(v, me)));
   if (v.stage === "draft" && v.death_in_play && me === v.last_drafter) {
     const names = v.players.filter((p) => p !== me);
     wrap.append(el("div", { class: "panel secret", "data-testid": "phone-death" },
@@ -168,4 +169,22 @@ function callsPanel(v, me) {
       el("p", { class: "big", "data-testid": "phone-call", text: q.role ? callOf(q.role) : t("Turn over the cards still unknown") }));
   }
   return box;
+}
+
+// What the Mayor entered for the reader tonight (their gesture, their withdrawal), while
+// it can still be corrected: a wrong tap was seen on the Mayor's screen only, and the
+// player who knew what they did never saw what was entered for them.
+function entered(v, me) {
+  const g = v.gestures[me];
+  if (!g || !["reveal", "withdrawal", "resolution"].includes(v.stage)) return null;
+  let s = role(g.shows);
+  if (g.targets.length) s += ` → ${g.targets.join(", ")}`;
+  if (g.kind) s += ` → ${role(g.kind)}`;
+  if (g.seeks) s += ` (${gender(g.seeks)})`;
+  const w = v.withdrawals[me];
+  if (w === true) s += ` · ${t("{player} fled", { player: me })}`;
+  else if (Array.isArray(w) && w.length) s += ` · ${t("lowers the bolt at {target}", { target: g.targets[w[0]] })}`;
+  return el("div", { "data-testid": "phone-entered" },
+    el("p", { class: "mine", text: t("Entered for you: {gesture}", { gesture: s }) }),
+    el("p", { class: "dim", text: t("Not what you did? Tell the Mayor: it can be corrected.") }));
 }
