@@ -824,6 +824,49 @@ def test_the_end_says_who_won_at_the_tables_centre(browser: Any, server: Server)
     page.context.close()
 
 
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    'button, a[href], select, input, summary')].filter((e) => {
+  const r = e.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && !e.classList.contains('brand')
+    && (r.height < 44 || r.width < 44);
+}).map((e) => { const r = e.getBoundingClientRect();
+  return `${e.dataset.testid || e.textContent.trim().slice(0, 20)}: `
+    + `${Math.round(r.width)}x${Math.round(r.height)}`; })"""
+
+
+def test_every_control_is_a_thumbs_size_on_a_phone(browser: Any, server: Server) -> None:
+    """On a 375 px touch screen the night's choices, Stay and Withdraw and Choose were 32
+    to 37 px tall, the bar's Rules, More and language 24 to 27, Send 24, the story's
+    nights 19 and a seat's Remove 32x17: a thumb took the neighbour. Every control of the
+    lobby, the free XP, the draft and the gestures (pt_BR) is at least 44 px each way
+    (the brand, a link home, aside); a mouse keeps the compact sizes."""
+    room = create_room(server.base, "Tomé", players=5, decide_s=120, lang="pt_BR")
+    add_bots(server, room["code"], room["token"], range(1, 5))
+    page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                               locale="pt-BR").new_page()
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector("[data-testid=remove-1]")
+    assert page.evaluate(SMALL_TARGETS) == []
+    page.get_by_test_id("start").tap()
+    page.wait_for_selector("[data-testid=choice-0]")  # the free XP
+    assert page.evaluate(SMALL_TARGETS) == []
+    page.get_by_test_id("choice-0").tap()
+    page.wait_for_selector("[data-testid=phase][data-phase=draft]")
+    page.wait_for_selector("[data-testid=choice-0]")  # the hand
+    assert page.evaluate(SMALL_TARGETS) == []
+    to_the_gestures(page)
+    assert page.evaluate(SMALL_TARGETS) == []
+    page.context.close()
+    desk = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    desk.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    tall = desk.wait_for_function("""() => {  // (read in one task: the page redraws)
+      const b = document.querySelector('[data-testid=help-open]');
+      const r = b && b.getBoundingClientRect();
+      return r && r.height > 0 ? r.height : null; }""").json_value()
+    assert tall < 44
+    desk.context.close()
+
+
 ZOMBIE_WAIT = """async () => {  // the panel drawn for the view at the Zombies' choice
   const { S } = await import('/static/js/store.js');
   const { decisionPanel } = await import('/static/js/decide.js');
