@@ -867,6 +867,40 @@ def test_every_control_is_a_thumbs_size_on_a_phone(browser: Any, server: Server)
     desk.context.close()
 
 
+JOIN_AT_HAND = """() => {  // (read in one task: the lobby redraws)
+  const box = (id) => document.querySelector(`[data-testid=${id}]`).getBoundingClientRect();
+  const join = box('link-join'), table = box('table');
+  return { joinBottom: join.bottom, joinHeight: join.height, tableTop: table.top };
+}"""
+
+
+def test_a_friend_from_the_link_finds_join_on_a_phones_screen(browser: Any,
+                                                              server: Server) -> None:
+    """Once every control was a thumb's size, the bar was 86 px tall and the invite
+    link's Join fell under the circle of seats, past a 375x667 screen's fold (its bottom
+    at 687 px in pt_BR, where 'Tomé convida você...' takes two lines). On a phone the
+    name field and Join come first, the table under them; once seated, the table is
+    first again."""
+    room = create_room(server.base, "Tomé", players=8, decide_s=60, lang="pt_BR")
+    page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                               locale="pt-BR").new_page()
+    page.goto(f"{server.base}/r/{room['code']}")
+    page.wait_for_selector("[data-testid=link-join]")
+    got = page.evaluate(JOIN_AT_HAND)
+    assert got["joinBottom"] <= PHONE["height"] and got["joinHeight"] >= 44, got
+    assert got["tableTop"] > got["joinBottom"], got
+    page.fill("[data-testid=link-name]", "Bia")
+    page.get_by_test_id("link-join").tap()
+    top = page.wait_for_function("""() => {
+      const t = document.querySelector('[data-testid=table]');
+      const info = document.querySelector('#lobby-h');
+      return t && info && !document.querySelector('[data-testid=join-panel]')
+        ? [t.getBoundingClientRect().top, info.getBoundingClientRect().top] : null; }""")
+    table_top, info_top = top.json_value()
+    assert table_top < info_top
+    page.context.close()
+
+
 ZOMBIE_WAIT = """async () => {  // the panel drawn for the view at the Zombies' choice
   const { S } = await import('/static/js/store.js');
   const { decisionPanel } = await import('/static/js/decide.js');
