@@ -901,6 +901,39 @@ def test_a_friend_from_the_link_finds_join_on_a_phones_screen(browser: Any,
     page.context.close()
 
 
+PROGRESS_NAMES = """() => {  // (read in one task: the page redraws)
+  const table = document.querySelector('[data-testid=progress]');
+  const lines = (node) => {
+    const r = document.createRange();
+    r.selectNodeContents(node);
+    return new Set([...r.getClientRects()].filter((x) => x.width > 0)
+      .map((x) => Math.round(x.top))).size;
+  };
+  const cut = [...table.querySelectorAll('tbody th, thead th:first-child')]
+    .filter((th) => lines(th.firstChild) > 1).map((th) => th.firstChild.textContent);
+  const wrap = table.parentElement;
+  return { cut, wide: wrap.scrollWidth - wrap.clientWidth };
+}"""
+
+
+def test_the_rules_towards_victory_keeps_names_whole_on_a_phone(browser: Any,
+                                                                  server: Server) -> None:
+    """The Rules' 'Rumo à vitória' at eight seats on a phone cut every name and its
+    title in the middle ('To|mé', 'Cla|ra', 'Fau|sto', 'Jog|ado|r'): its cells broke
+    anywhere. Each name and 'Jogador' is on one line, and the table fits the dialog."""
+    room = create_room(server.base, "Tomé", players=8, decide_s=120, lang="pt_BR")
+    add_bots(server, room["code"], room["token"], range(1, 8), start=True)
+    page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                               locale="pt-BR").new_page()
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector("[data-testid=choice-0]")
+    page.get_by_test_id("help-open").tap()
+    page.wait_for_selector("[data-testid=progress]")
+    got = page.evaluate(PROGRESS_NAMES)
+    assert got["cut"] == [] and got["wide"] <= 0, got
+    page.context.close()
+
+
 ZOMBIE_WAIT = """async () => {  // the panel drawn for the view at the Zombies' choice
   const { S } = await import('/static/js/store.js');
   const { decisionPanel } = await import('/static/js/decide.js');
