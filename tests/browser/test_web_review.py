@@ -934,6 +934,42 @@ def test_the_rules_towards_victory_keeps_names_whole_on_a_phone(browser: Any,
     page.context.close()
 
 
+NIGHT_TABLE_NAMES = """async () => {  // a night told, as the story draws it, at eight seats
+  const m = await import('/static/js/story.js');
+  const names = [...document.querySelectorAll('.table .seat')].map((s) => s.dataset.name);
+  const night = { number: 1, winners: [], events: [], marks: [],
+    gestures: names.map((p, i) => [p, { shows: 'hunter',
+      targets: [names[(i + 1) % names.length], names[(i + 2) % names.length]] }]),
+    cards: names.map((p) => [p, { role: 'werewolf' }]),
+    fates: names.map((p) => [p, 'killed']), withdrawals: [[names[1], true]] };
+  const box = m.nightDetails(night, true);
+  document.querySelector('.panels').prepend(box);
+  const lines = (node) => {
+    const r = document.createRange();
+    r.selectNodeContents(node);
+    return new Set([...r.getClientRects()].filter((x) => x.width > 0)
+      .map((x) => Math.round(x.top))).size;
+  };
+  const cut = [...box.querySelectorAll('tbody th')].filter((th) => lines(th) > 1)
+    .map((th) => th.textContent);
+  box.remove();
+  return cut;
+}"""
+
+
+def test_the_storys_night_table_keeps_names_whole_on_a_phone(browser: Any,
+                                                              server: Server) -> None:
+    """The story's table of a night told (player, card, gesture, fate) cut a name in the
+    middle at eight seats on a phone ('Fau|sto', English): its names broke anywhere."""
+    room = create_room(server.base, "Tomé", players=8, decide_s=120, lang="en")
+    add_bots(server, room["code"], room["token"], range(1, 8), start=True)
+    page = phone(browser)
+    page.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    page.wait_for_selector("[data-testid=choice-0]")
+    assert page.evaluate(NIGHT_TABLE_NAMES) == []
+    page.context.close()
+
+
 ZOMBIE_WAIT = """async () => {  // the panel drawn for the view at the Zombies' choice
   const { S } = await import('/static/js/store.js');
   const { decisionPanel } = await import('/static/js/decide.js');
