@@ -22,6 +22,8 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("playwright")
 
+from playwright.sync_api import expect  # noqa: E402
+
 from darkcity.cast import Role  # noqa: E402
 from darkcity.deck import preset  # noqa: E402
 from darkcity.game import Game, Settings, bot_rng, play_randomly  # noqa: E402
@@ -441,11 +443,20 @@ def test_set_up_reorders_and_refuses_a_deck_in_the_rules_words(browser: Any,
         assert groups == ["Cartas básicas", "Cartas avançadas", "Elenco especial"], groups
         label = page.get_by_test_id("card-vampire:advanced:masculine").inner_text()
         assert "avan" not in label and "Vampiro" in label, label
-        for key in ("vampire:basic:feminine", "vampire:basic:masculine", "priest:basic:feminine"):
+        page.get_by_test_id("card-vampire:basic:feminine").click()
+        # one card: '1 carta escolhida' ('1 cartas escolhidas' before)
+        expect(page.get_by_test_id("cards-chosen")).to_have_text("1 carta escolhida")
+        for key in ("vampire:basic:masculine", "priest:basic:feminine"):
             page.get_by_test_id(f"card-{key}").click()
-        error = page.get_by_test_id("setup-error")
-        error.wait_for()
-        assert "cartas" in error.inner_text()  # the deck rule, in the table's language
+        expect(page.get_by_test_id("cards-chosen")).to_have_text("3 cartas escolhidas")
+        # the deck rule, in the table's language: how many cards a deck still being built
+        # needs, in amber; it was a red alert from the first card tapped
+        hint = page.get_by_test_id("setup-hint")
+        expect(hint).to_contain_text("este maço tem 3")
+        seen = page.evaluate("""() => ({
+            red: document.querySelectorAll('.error, [role=alert]').length,
+            amber: document.querySelector('[data-testid=setup-hint]').className })""")
+        assert seen == {"red": 0, "amber": "warn"}, seen
         assert page.get_by_test_id("start").is_disabled()
     finally:
         ctx.close()

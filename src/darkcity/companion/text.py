@@ -213,6 +213,7 @@ UI: Final = (
     _("Your journal"),
     _("lowers the bolt at {target}"),
     _("{n} cards chosen"),
+    _("1 card chosen"),
     _("{player} fled"),
     _("{player} is the active player"),
     _("{player} only"),

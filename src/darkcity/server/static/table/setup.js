@@ -101,7 +101,8 @@ export function setupPage(S) {
       }
       box.append(el("h3", { class: "group", text: title }), grid);
     }
-    deckPanel.append(el("p", { class: "dim", text: t("{n} cards chosen", { n: s.cards.length }) }), box);
+    deckPanel.append(el("p", { class: "dim", "data-testid": "cards-chosen",
+      text: s.cards.length === 1 ? t("1 card chosen") : t("{n} cards chosen", { n: s.cards.length }) }), box);
   }
   wrap.append(deckPanel);
   // the deck check, then the free XP rows of its sheet
@@ -114,7 +115,11 @@ export function setupPage(S) {
     // names still being typed (a row left empty) are not a mistake: the deck's rule is
     // said quietly, in the deck's own title, until every row has a name
     const typing = players.length < s.players.length;
-    wrap.append(el("p", typing ? { class: "dim", "data-testid": "setup-hint", text: s.check.error }
+    // a deck of cards one by one is short of the rule until its last card: it says how
+    // many it needs, in amber, not as a mistake in red from the first card tapped
+    const building = !typing && s.custom;
+    wrap.append(el("p", typing || building
+      ? { class: building ? "warn" : "dim", "data-testid": "setup-hint", text: s.check.error }
       : { class: "error", role: "alert", "data-testid": "setup-error", text: s.check.error }));
   }
   if (s.check && s.check.ok) {
