@@ -65,7 +65,7 @@ def test_a_players_phone_says_how_to_win_and_how_close_they_are(
         page.context.close()
 
 
-BASIC_NIGHT = (
+BASIC_NIGHT: tuple[dict[str, Any], ...] = (
     {"type": "drafted"}, {"type": "counted"},
     {"type": "gesture", "player": "Ana", "shows": "vampire", "targets": ["Bia"]},
     {"type": "gesture", "player": "Bia", "shows": "werewolf", "targets": ["Caio"]},
@@ -77,6 +77,41 @@ BASIC_NIGHT = (
     {"type": "withdrawn"})
 
 
+class Mayor:
+    """A table created through the API, its entries sent with the Mayor's token (each
+    must be taken, and answers the new view)."""
+
+    def __init__(self, base: str, players: list[str] = PLAYERS, deck: str = "basic",
+                 free: dict[str, str] = FREE) -> None:
+        r = httpx.post(f"{base}/api/tables", json={"players": players, "deck": deck,
+                                                   "lang": "pt_BR", "free_xp": free},
+                       timeout=10)
+        r.raise_for_status()
+        self.base, self.code, self.token = base, r.json()["code"], r.json()["token"]
+
+    def enter(self, entry: dict[str, Any]) -> dict[str, Any]:
+        got = httpx.post(f"{self.base}/api/tables/{self.code}/entries?lang=pt_BR",
+                         headers={"X-Table-Token": self.token}, json={"entry": entry},
+                         timeout=10)
+        assert got.status_code == 200, got.text
+        doc: dict[str, Any] = got.json()
+        return doc
+
+    def call(self, v: dict[str, Any]) -> dict[str, Any]:
+        """The call asked in ``v`` answered as shown (every card chosen a basic one)."""
+        q = v["question"]
+        return self.enter({"type": "call", "step": q["step"], "cards": {
+            p: {"role": q["role"], "edition": "basic"} for p in q["chosen"]}})
+
+    def basic_night(self) -> dict[str, Any]:
+        """BASIC_NIGHT entered and its calls answered, to the night's journals."""
+        for e in BASIC_NIGHT:
+            v = self.enter(e)
+        while v["stage"] == "resolution":
+            v = self.call(v)
+        return v
+
+
 def test_a_players_phone_keeps_last_nights_outcome_through_the_next_night(
         browser: Any, table_server: Server, artifacts: Path) -> None:
     """The Mayor reads night 1's story aloud and taps Next night at once; Bia, who then
@@ -84,24 +119,10 @@ def test_a_players_phone_keeps_last_nights_outcome_through_the_next_night(
     and the night's story, through night 2's draft and reveal. Once Next night was
     tapped her phone said nothing of night 1 but her journal's numbers."""
     base = table_server.base
-    r = httpx.post(f"{base}/api/tables", json={"players": PLAYERS, "deck": "basic",
-                                               "lang": "pt_BR", "free_xp": FREE}, timeout=10)
-    r.raise_for_status()
-    code, mayor = r.json()["code"], {"X-Table-Token": r.json()["token"]}
+    mayor = Mayor(base)
+    code, enter = mayor.code, mayor.enter
 
-    def enter(entry: dict[str, Any]) -> dict[str, Any]:
-        got = httpx.post(f"{base}/api/tables/{code}/entries?lang=pt_BR", headers=mayor,
-                         json={"entry": entry}, timeout=10)
-        assert got.status_code == 200, got.text
-        doc: dict[str, Any] = got.json()
-        return doc
-
-    for e in BASIC_NIGHT:
-        v = enter(e)
-    while v["stage"] == "resolution":
-        q = v["question"]
-        v = enter({"type": "call", "step": q["step"],
-                   "cards": {p: {"role": q["role"], "edition": "basic"} for p in q["chosen"]}})
+    v = mayor.basic_night()
     assert v["stage"] == "journals"
     cat = table_catalog("pt_BR")
     fate = cat["fates"][v["result"]["players"]["Bia"]["fate"]]
@@ -266,10 +287,8 @@ def test_a_players_phone_puts_their_own_card_first(browser: Any, table_server: S
     journal; Fred, who took Death (public: the card lies face up), finds Death's rules
     first without asking."""
     base = table_server.base
-    r = httpx.post(f"{base}/api/tables", json={"players": PLAYERS, "deck": "reporter-death-6",
-                                               "lang": "pt_BR", "free_xp": FREE}, timeout=10)
-    r.raise_for_status()
-    code, mayor = r.json()["code"], {"X-Table-Token": r.json()["token"]}
+    mayor = Mayor(base, deck="reporter-death-6")
+    code = mayor.code
     cat = table_catalog("pt_BR")
     read = """() => {
         const box = document.querySelector('[data-testid=rules]');
@@ -302,8 +321,7 @@ def test_a_players_phone_puts_their_own_card_first(browser: Any, table_server: S
         fred.goto(f"{base}/table/{code}?lang=pt_BR")
         fred.get_by_test_id("iam-Fred").tap()
         fred.get_by_test_id("rules").wait_for(timeout=10_000)
-        httpx.post(f"{base}/api/tables/{code}/entries", headers=mayor, timeout=10,
-                   json={"entry": {"type": "drafted", "death_names": "Ana"}}).raise_for_status()
+        mayor.enter({"type": "drafted", "death_names": "Ana"})
         expect(fred.get_by_test_id("rules").locator("h2")).to_have_text("Sua carta: Morte",
                                                                        timeout=10_000)
         seen = fred.evaluate(read)
@@ -323,17 +341,8 @@ def test_a_players_phone_follows_the_calls(browser: Any, table_server: Server,
     'Fase 4: a resolução' and nothing of the night. It shows the night so far as
     narrated (the line that names her in bold) and the call being made now."""
     base = table_server.base
-    r = httpx.post(f"{base}/api/tables", json={"players": PLAYERS, "deck": "basic",
-                                               "lang": "pt_BR", "free_xp": FREE}, timeout=10)
-    r.raise_for_status()
-    code, mayor = r.json()["code"], {"X-Table-Token": r.json()["token"]}
-
-    def enter(entry: dict[str, Any]) -> dict[str, Any]:
-        got = httpx.post(f"{base}/api/tables/{code}/entries?lang=pt_BR", headers=mayor,
-                         json={"entry": entry}, timeout=10)
-        assert got.status_code == 200, got.text
-        doc: dict[str, Any] = got.json()
-        return doc
+    mayor = Mayor(base)
+    code, enter = mayor.code, mayor.enter
 
     for e in BASIC_NIGHT:
         v = enter(e)
@@ -345,9 +354,7 @@ def test_a_players_phone_follows_the_calls(browser: Any, table_server: Server,
         expect(page.get_by_test_id("phone-call")).to_have_text(cat["calls"]["devil"],
                                                                timeout=10_000)
         while v["question"]["role"] != "werewolf":  # the Devil's call, the Vampires'
-            q = v["question"]
-            v = enter({"type": "call", "step": q["step"], "cards": {
-                p: {"role": q["role"], "edition": "basic"} for p in q["chosen"]}})
+            v = mayor.call(v)
         expect(page.get_by_test_id("phone-call")).to_have_text(cat["calls"]["werewolf"],
                                                                timeout=10_000)
         seen = page.evaluate("""() => {
@@ -389,32 +396,15 @@ def test_every_tap_target_of_the_mayor_is_44_px_each_way(
         page.goto(f"{base}/table?lang=pt_BR")
         page.get_by_test_id("free-7").wait_for(timeout=10_000)
         assert page.evaluate(SMALL) == []
-        r = httpx.post(f"{base}/api/tables", json={
-            "players": eight, "deck": "basic", "lang": "pt_BR",
-            "free_xp": {p: "priest" for p in eight}}, timeout=10)
-        r.raise_for_status()
-        code, token = r.json()["code"], r.json()["token"]
-        for e in ({"type": "drafted"}, {"type": "counted"}):
-            httpx.post(f"{base}/api/tables/{code}/entries", headers={"X-Table-Token": token},
-                       json={"entry": e}, timeout=10).raise_for_status()
-        page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+        at_eight = Mayor(base, eight, free={p: "priest" for p in eight})
+        for e in BASIC_NIGHT[:2]:  # drafted, counted
+            at_eight.enter(e)
+        page.goto(f"{base}/table/{at_eight.code}?lang=pt_BR#mayor={at_eight.token}")
         page.get_by_test_id("who-Gil").wait_for(timeout=10_000)
         assert page.evaluate(SMALL) == []
-        r = httpx.post(f"{base}/api/tables", json={"players": PLAYERS, "deck": "basic",
-                                                   "lang": "pt_BR", "free_xp": FREE}, timeout=10)
-        r.raise_for_status()
-        code, token = r.json()["code"], r.json()["token"]
-        mayor = {"X-Table-Token": token}
-        for e in BASIC_NIGHT:
-            v = httpx.post(f"{base}/api/tables/{code}/entries", headers=mayor,
-                           json={"entry": e}, timeout=10).json()
-        while v["stage"] == "resolution":
-            q = v["question"]
-            v = httpx.post(f"{base}/api/tables/{code}/entries", headers=mayor, timeout=10,
-                           json={"entry": {"type": "call", "step": q["step"], "cards": {
-                               p: {"role": q["role"], "edition": "basic"}
-                               for p in q["chosen"]}}}).json()
-        page.goto(f"{base}/table/{code}?lang=pt_BR#mayor={token}")
+        mayor = Mayor(base)
+        mayor.basic_night()
+        page.goto(f"{base}/table/{mayor.code}?lang=pt_BR#mayor={mayor.token}")
         page.get_by_test_id("export-record").wait_for(timeout=10_000)
         assert page.evaluate(SMALL) == []
         page.screenshot(path=str(artifacts / "companion-newcomer-targets-pt.png"), full_page=True)
@@ -430,17 +420,8 @@ def test_a_players_phone_shows_what_was_entered_for_them(
     and follows the Mayor's correction; at the night's end the line is gone (the night
     told says what happened)."""
     base = table_server.base
-    r = httpx.post(f"{base}/api/tables", json={"players": PLAYERS, "deck": "basic",
-                                               "lang": "pt_BR", "free_xp": FREE}, timeout=10)
-    r.raise_for_status()
-    code, mayor = r.json()["code"], {"X-Table-Token": r.json()["token"]}
-
-    def enter(entry: dict[str, Any]) -> dict[str, Any]:
-        got = httpx.post(f"{base}/api/tables/{code}/entries?lang=pt_BR", headers=mayor,
-                         json={"entry": entry}, timeout=10)
-        assert got.status_code == 200, got.text
-        doc: dict[str, Any] = got.json()
-        return doc
+    mayor = Mayor(base)
+    code, enter = mayor.code, mayor.enter
 
     page = phone(browser)
     try:
@@ -467,9 +448,7 @@ def test_a_players_phone_shows_what_was_entered_for_them(
                                timeout=10_000)
         v = enter({"type": "withdrawn"})
         while v["stage"] == "resolution":
-            q = v["question"]
-            v = enter({"type": "call", "step": q["step"], "cards": {
-                p: {"role": q["role"], "edition": "basic"} for p in q["chosen"]}})
+            v = mayor.call(v)
         page.get_by_test_id("phone-result").wait_for(timeout=10_000)
         expect(line).to_have_count(0)
     finally:
