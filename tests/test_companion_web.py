@@ -28,6 +28,15 @@ from darkcity.server.config import ServerConfig
 
 STATIC = Path(__file__).resolve().parent.parent / "src/darkcity/server/static/table"
 PLAYERS = ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred"]
+# a basic night's gestures, one per player (Ana's Vampire may be a Devil's)
+GESTURES: tuple[dict[str, Any], ...] = (
+    {"type": "gesture", "player": "Ana", "shows": "vampire", "targets": ["Bia"]},
+    {"type": "gesture", "player": "Bia", "shows": "werewolf", "targets": ["Caio"]},
+    {"type": "gesture", "player": "Caio", "shows": "priest"},
+    {"type": "gesture", "player": "Duda", "shows": "zombie", "targets": ["Caio"]},
+    {"type": "gesture", "player": "Enzo", "shows": "hunter", "targets": ["Ana", "Duda"]},
+    {"type": "gesture", "player": "Fred", "shows": "vampire", "targets": ["Enzo"]},
+)
 
 
 def client(db: Path) -> TestClient:
@@ -123,13 +132,7 @@ def test_a_player_is_sent_their_own_card_once_the_table_knows_it(api: TestClient
     ana = {"X-Table-Token": api.post(f"/api/tables/{code}/seat",
                                      json={"player": "Ana"}).json()["token"]}
     for e in ({"type": "drafted"}, {"type": "counted"},
-              {"type": "gesture", "player": "Ana", "shows": "vampire", "targets": ["Bia"]},
-              {"type": "gesture", "player": "Bia", "shows": "werewolf", "targets": ["Caio"]},
-              {"type": "gesture", "player": "Caio", "shows": "priest"},
-              {"type": "gesture", "player": "Duda", "shows": "zombie", "targets": ["Caio"]},
-              {"type": "gesture", "player": "Enzo", "shows": "hunter",
-               "targets": ["Ana", "Duda"]},
-              {"type": "gesture", "player": "Fred", "shows": "vampire", "targets": ["Enzo"]},
+              *GESTURES,
               {"type": "revealed"}, {"type": "withdrawn"}):
         assert enter(api, code, mayor, e).status_code == 200, e
     # Ana showed the Vampire: a Devil may show it, so her card is not hers until called
@@ -188,13 +191,7 @@ def test_the_secret_the_phones_and_the_mayor(api: TestClient, db: Path) -> None:
 def test_a_night_exported_and_adjudicated(api: TestClient) -> None:
     code, mayor = new_table(api, "basic")
     for e in ({"type": "drafted"}, {"type": "counted"},
-              {"type": "gesture", "player": "Ana", "shows": "vampire", "targets": ["Bia"]},
-              {"type": "gesture", "player": "Bia", "shows": "werewolf", "targets": ["Caio"]},
-              {"type": "gesture", "player": "Caio", "shows": "priest"},
-              {"type": "gesture", "player": "Duda", "shows": "zombie", "targets": ["Caio"]},
-              {"type": "gesture", "player": "Enzo", "shows": "hunter",
-               "targets": ["Ana", "Duda"]},
-              {"type": "gesture", "player": "Fred", "shows": "vampire", "targets": ["Enzo"]},
+              *GESTURES,
               {"type": "revealed"}, {"type": "withdrawal", "player": "Caio", "withdrawal": True},
               {"type": "withdrawn"}):
         assert enter(api, code, mayor, e).status_code == 200, e
@@ -287,8 +284,7 @@ def test_a_table_whose_last_entries_no_longer_hold_is_loaded_and_the_mayor_told(
     table, and the Mayor is told until the next entry; the table is never lost."""
     code, mayor = new_table(api, "basic")
     for e in ({"type": "drafted"}, {"type": "counted"},
-              {"type": "gesture", "player": "Ana", "shows": "vampire", "targets": ["Bia"]},
-              {"type": "gesture", "player": "Bia", "shows": "werewolf", "targets": ["Caio"]}):
+              *GESTURES[:2]):
         assert enter(api, code, mayor, e).status_code == 200
     with sqlite3.connect(db) as con:  # as an earlier version could have stored it
         doc = json.loads(con.execute("SELECT doc FROM darkcity_tables WHERE code = ?",
@@ -320,13 +316,7 @@ def test_a_call_and_an_earlier_night_corrected(api: TestClient) -> None:
     stood before that call (the question asked again) or at that night's end."""
     code, mayor = new_table(api, "basic")
     night_1 = ({"type": "drafted"}, {"type": "counted"},
-               {"type": "gesture", "player": "Ana", "shows": "vampire", "targets": ["Bia"]},
-               {"type": "gesture", "player": "Bia", "shows": "werewolf", "targets": ["Caio"]},
-               {"type": "gesture", "player": "Caio", "shows": "priest"},
-               {"type": "gesture", "player": "Duda", "shows": "zombie", "targets": ["Caio"]},
-               {"type": "gesture", "player": "Enzo", "shows": "hunter",
-                "targets": ["Ana", "Duda"]},
-               {"type": "gesture", "player": "Fred", "shows": "vampire", "targets": ["Enzo"]},
+               *GESTURES,
                {"type": "revealed"}, {"type": "withdrawn"})
     for e in night_1:
         assert enter(api, code, mayor, e).status_code == 200, e
