@@ -17,7 +17,24 @@ import { keepAwake } from "./js/wake.js";
 
 let drawnHome = null;
 
+// A press is not cut by a redraw: each message draws the page anew, and a button
+// pressed on one drawing and released on the next got no click (a Devil's role to show
+// after 'Change' was lost 1 time in 3 so). While a pointer is down the redraw waits for
+// its release (a second at most), and is made just after the click.
+let pressedAt = 0, waiting = false;
+document.addEventListener("pointerdown", () => { pressedAt = Date.now(); }, true);
+const released = () => {
+  pressedAt = 0;
+  if (waiting) { waiting = false; setTimeout(render, 0); }
+};
+document.addEventListener("pointerup", released, true);
+document.addEventListener("pointercancel", released, true);
+
 function render() {
+  if (S.code && pressedAt && Date.now() - pressedAt < 1000) {
+    if (!waiting) { waiting = true; setTimeout(() => { if (waiting) { waiting = false; render(); } }, 1000); }
+    return;
+  }
   const root = $("#app");
   // the screen stays on while a game this reader sits or watches is under way
   keepAwake(Boolean(S.code && S.view && S.view.phase !== "over"));
