@@ -518,7 +518,7 @@ def test_the_count_is_what_the_last_to_decide_sees_and_now_is_alone(
     if page.locator("[data-testid^=shows-]").count() and not page.locator(
             "[data-testid^=shows-][aria-pressed=true]").count():
         # a Devil is told to pick the role first (not to tap seats that offer nothing yet)
-        expect(page.locator("[data-testid=shows-first]")).to_be_visible()
+        expect(page.locator("[data-testid=show-role-first]")).to_be_visible()
         assert "Tap or click seats" not in page.inner_text("[data-testid=decide]")
         page.locator("[data-testid^=shows-]").first.tap()
     page.locator("[data-testid^=choice-]").first.tap()

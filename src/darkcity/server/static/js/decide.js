@@ -271,7 +271,7 @@ export function decisionPanel() {
   }
   if (S.filter.length) list = list.filter((c) => S.filter.every((n) => (c.targets || []).includes(n) || c.target === n || c.names === n));
   if (shows.length > 1 && !S.shows) {  // a Devil: the role shown first, then its targets
-    box.append(el("p", { class: "muted", "data-testid": "shows-first", text: t("Choose the role to show first; its targets come next.") }));
+    box.append(el("p", { class: "muted", "data-testid": "show-role-first", text: t("Choose the role to show first; its targets come next.") }));
   } else if (targetsOf(choices).size) {
     box.append(el("p", { class: "muted", text: S.filter.length ? t("Chosen: {names} (tap a seat again to clear)", { names: S.filter.join(", ") }) : t("Tap or click seats on the table to choose your targets.") }));
   }
