@@ -50,6 +50,19 @@ def play_on(child: pexpect.spawn, limit: int = 3000, extra: list[str] | None = N
         assert n < limit, "the game does not end"
 
 
+def interrupt(child: pexpect.spawn, said: str) -> None:
+    """Ctrl-C at the prompt just read, until ``said`` comes. A ^C sent the instant the
+    prompt is out can land before input() waits on the terminal: CPython's readline
+    checks signals only once its select() is interrupted, and one that came before the
+    select waits for a key (a person's Ctrl-C comes long after; CI's loaded runner sent
+    it so and waited 30 s). A second one, seconds later, is the key it waits for."""
+    for _ in range(4):
+        child.sendintr()
+        if child.expect([said, pexpect.TIMEOUT], timeout=5) == 0:
+            return
+    raise AssertionError(f"no {said!r} after four Ctrl-C")
+
+
 def finish(child: pexpect.spawn) -> int:
     child.expect(pexpect.EOF)
     child.close()
@@ -98,8 +111,7 @@ def test_ctrl_c_saves_and_resume_goes_on_to_the_end(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--players", "5", "--seed", "10", "--bots", "random",
                   "--record", "r.json")
     play_on(child, stop_after=12)
-    child.sendintr()
-    child.expect("Interrupted. Game saved to r.json")
+    interrupt(child, "Interrupted. Game saved to r.json")
     assert finish(child) == 130
     saved = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     assert saved["over"] is False and len(saved["terminal"]["log"]) > 0
