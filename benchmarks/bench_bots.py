@@ -40,7 +40,8 @@ from typing import Any
 from darkcity import compiled
 from darkcity.bots import Observation, make_bot
 from darkcity.deck import preset
-from darkcity.game import Game, Settings
+from darkcity.game import Game
+from darkcity.settings import Settings
 from darkcity.sim import SimConfig, run, summarize
 
 NAMES = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana")

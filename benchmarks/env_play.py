@@ -14,7 +14,8 @@ import numpy as np
 from darkcity.deck import preset
 from darkcity.env import darkcity_v1
 from darkcity.env.table import NAMES
-from darkcity.game import Game, Settings, play_randomly
+from darkcity.game import Game, play_randomly
+from darkcity.settings import Settings
 
 
 def deal(g: int) -> int:

@@ -25,10 +25,12 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from darkcity.cast import Role
+from darkcity.decisions import Phase
 from darkcity.deck import preset
-from darkcity.game import Game, Phase, Settings
+from darkcity.game import Game
 from darkcity.i18n import Translator, translator
 from darkcity.narration import render as render_event
+from darkcity.settings import Settings
 from darkcity.tui import screens
 from darkcity.tui.choices import ENTER, Question, next_question, refusal
 from darkcity.tui.loop import table_info

@@ -39,7 +39,7 @@ from typing import Any
 from darkcity.bots import BOTS, Observation, bot_names
 from darkcity.bots.strong import StrongBot, StrongParams, load_params
 from darkcity.cast import Role, parse_role
-from darkcity.game import Decision
+from darkcity.decisions import Decision
 from darkcity.sim import SimConfig, run, summarize
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -28,7 +28,8 @@ from darkcity.bots.knowledge import WIN, distance, gain
 from darkcity.bots.strong import load_params
 from darkcity.cast import Role
 from darkcity.deck import preset
-from darkcity.game import Game, Settings
+from darkcity.game import Game
+from darkcity.settings import Settings
 from darkcity.sim.runner import NAMES
 
 POPULATION = ("heuristic", "never-flee", "leader-hunter", "always-priest", "retuned", "skittish")

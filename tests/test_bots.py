@@ -34,9 +34,11 @@ from darkcity.bots.knowledge import (
 )
 from darkcity.bots.strong import StrongBot, StrongParams, load_params, regret_matching
 from darkcity.cast import Role
+from darkcity.decisions import Decision, GestureChoice, Phase
 from darkcity.deck import preset
-from darkcity.game import Decision, Game, GestureChoice, Phase, Settings
+from darkcity.game import Game
 from darkcity.record import write_record
+from darkcity.settings import Settings
 
 NAMES = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana")
 #: A cheap strong bot for the tests (the shipped budget is for play).

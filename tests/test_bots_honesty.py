@@ -16,8 +16,10 @@ from collections.abc import Iterator
 import pytest
 
 from darkcity.bots import Bot, Observation, make_bot
+from darkcity.decisions import Decision, Phase
 from darkcity.deck import preset
-from darkcity.game import Decision, Game, Phase, Settings
+from darkcity.game import Game
+from darkcity.settings import Settings
 from darkcity.views import view
 
 NAMES = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred")

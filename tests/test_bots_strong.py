@@ -8,8 +8,10 @@ import random
 from darkcity.bots import Observation, make_bot
 from darkcity.bots.knowledge import withdrawal_rates
 from darkcity.bots.strong import StrongBot, StrongParams
+from darkcity.decisions import GestureChoice
 from darkcity.deck import preset
-from darkcity.game import Game, GestureChoice, Settings
+from darkcity.game import Game
+from darkcity.settings import Settings
 
 NAMES = ("Ana", "Bia", "Caio", "Duda", "Enzo")
 

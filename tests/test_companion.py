@@ -30,10 +30,10 @@ from darkcity.companion import (
     write_table_record,
 )
 from darkcity.deck import DeckError, parse_deck, preset
-from darkcity.game import Game, Settings, bot_rng, play_randomly
-from darkcity.gametypes import NightRecord
+from darkcity.game import Game, play_randomly
 from darkcity.night import Card, Night
 from darkcity.notation import adjudicate, result_document, write_round
+from darkcity.settings import NightRecord, Settings, bot_rng
 
 NAMES = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana")
 

@@ -199,7 +199,8 @@ def test_every_deck_the_rules_accept_can_be_played(
 ) -> None:
     """Any deck that passes the box rules plays a whole game: enough cards for the
     draft, a sheet row for every role, every night valid (R-92, R-93)."""
-    from darkcity.game import Game, Settings, bot_rng, play_randomly
+    from darkcity.game import Game, play_randomly
+    from darkcity.settings import Settings, bot_rng
     from darkcity.validation import validate
 
     cards = sorted(main | {c for r in special for c in special_card(r)}, key=BOX.index)

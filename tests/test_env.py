@@ -16,10 +16,10 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test  # noqa: E402
 
 from darkcity.cast import Role  # noqa: E402
+from darkcity.decisions import DraftPick, GestureChoice  # noqa: E402
 from darkcity.deck import BOX  # noqa: E402
 from darkcity.env import WAIT, DarkCityParallelEnv, codec, darkcity_v1  # noqa: E402
 from darkcity.env.observation import history_fields, seat_fields  # noqa: E402
-from darkcity.game import DraftPick, GestureChoice  # noqa: E402
 
 
 @pytest.mark.parametrize(("players", "deck"), [

@@ -16,6 +16,7 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("gymnasium")
 
+from darkcity.decisions import Phase  # noqa: E402
 from darkcity.deck import Deck  # noqa: E402
 from darkcity.env.actions import card_index  # noqa: E402
 from darkcity.env.observation import (  # noqa: E402
@@ -31,7 +32,6 @@ from darkcity.env.observation import (  # noqa: E402
     seat_fields,
 )
 from darkcity.env.table import Table  # noqa: E402
-from darkcity.gametypes import Phase  # noqa: E402
 from darkcity.night import Fate  # noqa: E402
 from darkcity.views import CardView, GestureView, LazyView, NightView, View, view  # noqa: E402
 

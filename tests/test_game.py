@@ -15,24 +15,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from darkcity.cast import CAST, Edition, Gender, Role
-from darkcity.deck import PRESETS, DeckError, preset
-from darkcity.game import (
+from darkcity.decisions import (
     DraftPick,
     FaceDownPick,
     FreeXp,
-    Game,
     GestureChoice,
     IllegalDecision,
     LookAtHand,
     Phase,
-    Settings,
     TakeDeath,
     WithdrawalChoice,
     ZombieChoice,
-    bot_rng,
-    play_randomly,
 )
+from darkcity.deck import PRESETS, DeckError, preset
+from darkcity.game import Game, play_randomly
 from darkcity.night import Card, Fate, Gesture, proposal_immune, resolve
+from darkcity.settings import Settings, bot_rng
 from darkcity.validation import validate
 
 NAMES = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana")

@@ -347,9 +347,11 @@ def test_validation_errors_render_in_portuguese() -> None:
 
 
 def test_game_deck_and_record_errors_carry_a_message_and_stay_english() -> None:
+    from darkcity.decisions import FreeXp, IllegalDecision
     from darkcity.deck import DeckError, parse_deck, preset
-    from darkcity.game import FreeXp, Game, IllegalDecision, Settings
+    from darkcity.game import Game
     from darkcity.record import RecordError, replay
+    from darkcity.settings import Settings
 
     pt = translator("pt")
     with pytest.raises(DeckError) as deck:
@@ -385,9 +387,11 @@ def test_a_refusal_by_validation_stays_translatable() -> None:
     """game.py hands the RoundError's Message to IllegalDecision, not its English."""
     import random
 
+    from darkcity.decisions import GestureChoice, IllegalDecision, Phase
     from darkcity.deck import preset
-    from darkcity.game import Game, GestureChoice, IllegalDecision, Phase, Settings
+    from darkcity.game import Game
     from darkcity.night import Gesture
+    from darkcity.settings import Settings
 
     game = Game(Settings(players=("Ana", "Bia", "Caio", "Duda"), deck=preset("basic", 4)), 5)
     rng = random.Random(5)
@@ -404,7 +408,8 @@ def test_a_refusal_by_validation_stays_translatable() -> None:
 
 def test_views_narrate_in_the_readers_language() -> None:
     from darkcity.deck import preset
-    from darkcity.game import Game, Settings, bot_rng, play_randomly
+    from darkcity.game import Game, play_randomly
+    from darkcity.settings import Settings, bot_rng
     from darkcity.views import view
 
     game = Game(Settings(players=("Ana", "Bia", "Caio", "Duda"), deck=preset("basic", 4)), 3)

@@ -13,10 +13,12 @@ import os
 import random
 import time
 
+from darkcity.decisions import Phase
 from darkcity.deck import Deck
-from darkcity.game import Game, Phase, Settings, bot_rng
+from darkcity.game import Game
 from darkcity.night import Fate
 from darkcity.record import replay, write_record
+from darkcity.settings import Settings, bot_rng
 from darkcity.validation import validate
 
 from .test_game import CASES, NAMES, new_game

@@ -12,9 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from darkcity.cli import app
-from darkcity.game import bot_rng, play_randomly
+from darkcity.game import play_randomly
 from darkcity.notation import adjudicate, write_round
 from darkcity.record import GAME_FORMAT, RecordError, replay, write_record
+from darkcity.settings import bot_rng
 
 from .test_game import CASES, new_game
 

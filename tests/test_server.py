@@ -559,8 +559,10 @@ def test_room_is_typed_state() -> None:
 def test_the_wire_form_of_a_view_is_its_to_dict() -> None:
     """The server serializes views with orjson, field by field: exactly View.to_dict()."""
     orjson = pytest.importorskip("orjson")
+    from darkcity.decisions import Phase
     from darkcity.deck import preset
-    from darkcity.game import Game, Phase, Settings
+    from darkcity.game import Game
+    from darkcity.settings import Settings
 
     names = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred")
     for deck in ("basic", "reporter-death-6", "angel-alien-6"):

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 from darkcity.bots import bot_names, make_bot, play_game
 from darkcity.cli import app
 from darkcity.deck import preset
-from darkcity.game import Game, Settings
+from darkcity.game import Game
+from darkcity.settings import Settings
 
 pytest.importorskip("openskill")
 

@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from darkcity.decisions import Phase
 from darkcity.deck import preset
-from darkcity.game import Game, Phase, Settings
+from darkcity.game import Game
 from darkcity.i18n import translator
 from darkcity.record import replay
+from darkcity.settings import Settings
 from darkcity.tui import screens
 from darkcity.tui.choices import ENTER, Question, allowed, next_question, parse, refusal
 from darkcity.tui.loop import Session, Terminal, resume

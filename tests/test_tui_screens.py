@@ -16,10 +16,12 @@ import pytest
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
+from darkcity.decisions import Phase
 from darkcity.deck import preset
-from darkcity.game import Game, Phase, Settings
+from darkcity.game import Game
 from darkcity.i18n import Translator, translator
 from darkcity.narration import render
+from darkcity.settings import Settings
 from darkcity.tui import screens
 from darkcity.tui.choices import Question, next_question
 from darkcity.tui.loop import table_info

@@ -15,24 +15,20 @@ from typing import Any
 import pytest
 
 from darkcity.cast import Role
-from darkcity.game import (
+from darkcity.decisions import (
     DraftPick,
     FaceDownPick,
-    Game,
     GestureChoice,
     LookAtHand,
     Phase,
     TakeDeath,
     WithdrawalChoice,
-)
-from darkcity.night import Card
-from darkcity.views import (
-    View,
-    card_view,
     decision_from_dict,
     decision_to_dict,
-    view,
 )
+from darkcity.game import Game
+from darkcity.night import Card
+from darkcity.views import View, card_view, view
 
 from .test_game import CASES, NAMES, drive, new_game, step
 
@@ -247,7 +243,7 @@ def test_views_are_frozen_and_json() -> None:
 def test_seats_and_decision_points_made_by_their_slots_are_the_dataclasses() -> None:
     # the views and the game make these two by setting their slots (faster than a
     # frozen dataclass's __init__): the objects must be exactly the dataclass's own
-    from darkcity.gametypes import DecisionPoint, new_decision_point
+    from darkcity.decisions import DecisionPoint, new_decision_point
     from darkcity.views import SeatView, _seat_view
 
     args = ("Ana", (("priest", 2),), False, card_view(Card(Role.PRIEST)), None, (0,), "Bia",

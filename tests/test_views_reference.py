@@ -15,24 +15,24 @@ from typing import Any
 import pytest
 
 from darkcity.cast import Role
-from darkcity.game import (
+from darkcity.decisions import (
     Decision,
     DraftPick,
     FaceDownPick,
     FreeXp,
-    Game,
     GestureChoice,
     LookAtHand,
-    NightRecord,
     Phase,
     TakeDeath,
     WithdrawalChoice,
     ZombieChoice,
 )
+from darkcity.game import Game
 from darkcity.i18n import Translator, as_translator, translator
 from darkcity.narration import render
 from darkcity.night import Card, Event, Gesture, Night
 from darkcity.notation import gesture_document
+from darkcity.settings import NightRecord
 from darkcity.views import (
     CardView,
     EventView,

@@ -53,8 +53,9 @@ def selfplay(
 ) -> None:
     """Play a whole game with random legal decisions and write its record."""
     from darkcity.deck import DeckError, parse_deck, presets_for
-    from darkcity.game import Game, Settings, bot_rng, play_randomly
+    from darkcity.game import Game, play_randomly
     from darkcity.record import write_record
+    from darkcity.settings import Settings, bot_rng
 
     t = reader(lang)
     seats = tuple(n.strip() for n in names.split(",")) if names else NAMES[:players]

@@ -179,7 +179,8 @@ def play(
     from rich.console import Console
 
     from darkcity.deck import DeckError, parse_deck, presets_for
-    from darkcity.game import Game, Settings
+    from darkcity.game import Game
+    from darkcity.settings import Settings
     from darkcity.tui import records
     from darkcity.tui.loop import BOT_LEVELS, ResumeError, Session, Terminal, resume
 

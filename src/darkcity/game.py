@@ -43,8 +43,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from darkcity.cast import CAST, NO_DISGUISE, Edition, Gender, Reach, Role
-from darkcity.deck import card_message
-from darkcity.gametypes import (
+from darkcity.decisions import (
     PHASE_OF,
     Decision,
     DecisionPoint,
@@ -54,19 +53,15 @@ from darkcity.gametypes import (
     GestureChoice,
     IllegalDecision,
     LookAtHand,
-    NightRecord,
     Phase,
-    Pick,
-    Settings,
     TakeDeath,
     WithdrawalChoice,
     ZombieChoice,
-    bot_rng,
     check_well_formed,
-    deck_rng,
     new_decision_point,
     phase_name,
 )
+from darkcity.deck import card_message
 from darkcity.i18n import Message, msg
 from darkcity.night import (
     Card,
@@ -81,32 +76,21 @@ from darkcity.night import (
     possible_cast,
     resolve,
 )
+from darkcity.settings import NightRecord, Pick, Settings, deck_rng
 from darkcity.terms import role_term
 from darkcity.validation import validate
 
 __all__ = [
-    "Decision",
-    "DecisionPoint",
-    "DraftPick",
-    "FaceDownPick",
-    "FreeXp",
     "Game",
-    "GestureChoice",
-    "IllegalDecision",
-    "LookAtHand",
-    "NightRecord",
-    "Phase",
-    "Pick",
-    "Settings",
-    "TakeDeath",
-    "WithdrawalChoice",
-    "ZombieChoice",
-    "bot_rng",
-    "deck_rng",
     "gesture_options",
     "play_randomly",
     "restore",
 ]
+
+# The decisions (darkcity.decisions) and the settings and night records
+# (darkcity.settings) were defined here once, and the docs imported them from here
+# (``from darkcity.game import Game, Settings``): those imports still work, as the
+# names are imported above, but are deprecated; new code imports each from its module.
 
 
 def _rows(sheet: Sequence[Role]) -> Message:

@@ -21,27 +21,26 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from darkcity.cast import parse_role
-from darkcity.deck import Deck, DeckError, card_key, parse_card
-from darkcity.game import (
+from darkcity.decisions import (
     Decision,
     DraftPick,
     FaceDownPick,
     FreeXp,
-    Game,
     GestureChoice,
     IllegalDecision,
     LookAtHand,
-    NightRecord,
     Phase,
-    Settings,
     TakeDeath,
     WithdrawalChoice,
     ZombieChoice,
 )
+from darkcity.deck import Deck, DeckError, card_key, parse_card
+from darkcity.game import Game
 from darkcity.i18n import FieldError, Message, _, as_translator, msg
 from darkcity.narration import render
 from darkcity.night import Gesture, RoundError
 from darkcity.notation import read_round, result_document, write_round
+from darkcity.settings import NightRecord, Settings
 
 __all__ = [
     "GAME_FORMAT",

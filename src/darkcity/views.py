@@ -35,26 +35,17 @@ from types import MappingProxyType
 from typing import Any, Final, TypeVar
 
 from darkcity.cast import Edition, Gender, Role
-from darkcity.game import (
+from darkcity.decisions import (
     Decision,
     DecisionPoint,
-    DraftPick,
-    FaceDownPick,
-    FreeXp,
-    Game,
-    GestureChoice,
-    IllegalDecision,
-    LookAtHand,
-    NightRecord,
     Phase,
-    TakeDeath,
-    WithdrawalChoice,
-    ZombieChoice,
+    decision_to_dict,
 )
-from darkcity.i18n import DEFAULT_LANGUAGE, Message, Translator, as_translator, msg
+from darkcity.game import Game
+from darkcity.i18n import DEFAULT_LANGUAGE, Translator, as_translator
 from darkcity.narration import render
-from darkcity.night import Card, Event, Gesture, Night, Withdrawal
-from darkcity.notation import gesture_document
+from darkcity.night import Card, Event, Gesture, Night
+from darkcity.settings import NightRecord
 
 __all__ = [
     "CardView",
@@ -65,8 +56,6 @@ __all__ = [
     "SeatView",
     "View",
     "card_view",
-    "decision_from_dict",
-    "decision_to_dict",
     "view",
 ]
 
@@ -302,112 +291,6 @@ def _night_view(rec: NightRecord, t: Translator | None) -> NightView:
         () if t is None else tuple(_event_view(e, night, t) for e in res.events),
         res.winner_names,
     )
-
-
-def decision_to_dict(d: Decision) -> dict[str, Any]:
-    """A decision as plain data (``{"type": "gesture", "player": ..., ...}``)."""
-    out: dict[str, Any] = {"type": _TYPE_NAMES[type(d)], "player": d.player}
-    if isinstance(d, FreeXp):
-        out["role"] = d.role.key
-    elif isinstance(d, DraftPick):
-        out["card"] = _card_dict(card_view(d.card))
-    elif isinstance(d, TakeDeath):
-        out["names"] = d.names
-    elif isinstance(d, GestureChoice):
-        out.update(gesture_document(d.gesture))  # the notation's own form
-    elif isinstance(d, WithdrawalChoice):
-        w = d.withdrawal
-        out["withdrawal"] = w if isinstance(w, bool) else list(w)
-    elif isinstance(d, ZombieChoice):
-        out["target"] = d.target
-    if d.at is not None:
-        out["at"] = d.at
-    return out
-
-
-_TYPE_NAMES: dict[type, str] = {
-    FreeXp: "free-xp", DraftPick: "draft-pick", FaceDownPick: "face-down-pick",
-    TakeDeath: "take-death", LookAtHand: "look-at-hand", GestureChoice: "gesture",
-    WithdrawalChoice: "withdrawal", ZombieChoice: "zombie",
-}
-
-
-def decision_from_dict(doc: dict[str, Any]) -> Decision:
-    """The inverse of :func:`decision_to_dict`.
-
-    Bad data raises :class:`~darkcity.game.IllegalDecision` with the code
-    ``malformed`` (a ``ValueError``, whose ``message`` translates).
-    """
-    from darkcity.cast import parse_role
-
-    def bad(message: Message) -> IllegalDecision:
-        return IllegalDecision("malformed", message, p if isinstance(p, str) else None)
-
-    def role(name: object) -> Role:
-        r = parse_role(name) if isinstance(name, str) else None
-        if r is None:
-            raise bad(msg("unknown role {role!r}", role=name))
-        return r
-
-    t = doc.get("type")
-    p = doc.get("player")
-    at = doc.get("at")
-    if not isinstance(p, str):
-        raise bad(msg("a decision names its player"))
-    if at is not None and (not isinstance(at, int) or isinstance(at, bool)):
-        raise bad(msg("at is a decision point id"))
-    if t == "free-xp":
-        return FreeXp(p, role(doc.get("role")), at=at)
-    if t == "draft-pick":
-        c = doc.get("card")
-        if not isinstance(c, dict):
-            raise bad(msg("draft-pick needs a card"))
-        try:
-            gender = Gender(c["gender"]) if c.get("gender") else None
-            card = Card(role(c.get("role")), Edition(c.get("edition", "basic")), gender)
-        except (KeyError, ValueError) as e:
-            raise bad(msg("bad card {card!r}", card=c)) from e
-        return DraftPick(p, card, at=at)
-    if t == "face-down-pick":
-        return FaceDownPick(p, at=at)
-    if t == "look-at-hand":
-        return LookAtHand(p, at=at)
-    if t == "take-death":
-        names = doc.get("names")
-        if not isinstance(names, str):
-            raise bad(msg("take-death names a player"))
-        return TakeDeath(p, names, at=at)
-    if t == "gesture":
-        targets = doc.get("targets", [])
-        if not isinstance(targets, list) or not all(isinstance(x, str) for x in targets):
-            raise bad(msg("targets is a list of players"))
-        seeks = doc.get("seeks")
-        try:
-            seeking = Gender(seeks) if isinstance(seeks, str) else None
-        except ValueError:
-            raise bad(msg("unknown gender {gender!r}", gender=seeks)) from None
-        g = Gesture(tuple(targets),
-                    role(doc["shows"]) if "shows" in doc else None,
-                    role(doc["kind"]) if "kind" in doc else None,
-                    seeking)
-        return GestureChoice(p, g, at=at)
-    if t == "withdrawal":
-        w = doc.get("withdrawal", False)
-        wd: Withdrawal
-        if isinstance(w, bool):
-            wd = w
-        elif isinstance(w, list) and all(isinstance(i, int) and not isinstance(i, bool)
-                                         for i in w):
-            wd = tuple(w)
-        else:
-            raise bad(msg("withdrawal is true, false or a list of arrow indices"))
-        return WithdrawalChoice(p, wd, at=at)
-    if t == "zombie":
-        target = doc.get("target")
-        if not isinstance(target, str):
-            raise bad(msg("zombie needs a target"))
-        return ZombieChoice(p, target, at=at)
-    raise bad(msg("unknown decision type {type!r}", type=t))
 
 
 _In = TypeVar("_In")

@@ -26,9 +26,13 @@ from playwright.sync_api import expect  # noqa: E402
 
 from darkcity.cast import Role  # noqa: E402
 from darkcity.deck import preset  # noqa: E402
-from darkcity.game import Game, Settings, bot_rng, play_randomly  # noqa: E402
-from darkcity.gametypes import NightRecord  # noqa: E402
+from darkcity.game import Game, play_randomly  # noqa: E402
 from darkcity.notation import adjudicate, result_document  # noqa: E402
+from darkcity.settings import (  # noqa: E402
+    NightRecord,
+    Settings,
+    bot_rng,
+)
 
 from ..test_server_process import Server  # noqa: E402
 

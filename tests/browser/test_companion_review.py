@@ -20,8 +20,9 @@ pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
 from darkcity.cast import Role  # noqa: E402
-from darkcity.game import Game, Settings, bot_rng, play_randomly  # noqa: E402
+from darkcity.game import Game, play_randomly  # noqa: E402
 from darkcity.notation import adjudicate, result_document  # noqa: E402
+from darkcity.settings import Settings, bot_rng  # noqa: E402
 
 from ..test_server_process import Server  # noqa: E402
 from .test_companion_browser import ENTRY, HEIGHT, WIDTH, Driver, table_game  # noqa: E402

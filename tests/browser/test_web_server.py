@@ -15,7 +15,8 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 
-from darkcity.game import Game, Phase
+from darkcity.decisions import Phase
+from darkcity.game import Game
 from darkcity.i18n import translator
 from darkcity.server.protocol import CreateRoom
 from darkcity.server.rooms import Refusal

@@ -27,7 +27,7 @@ from typing import ClassVar, Final, TypeVar
 
 from darkcity.bots.play import BotError, Observation, play_game
 from darkcity.cast import Edition, Gender, parse_role
-from darkcity.game import Decision
+from darkcity.decisions import Decision
 from darkcity.night import Card
 from darkcity.views import CardView
 

@@ -33,7 +33,7 @@ from darkcity.bots.knowledge import (
 )
 from darkcity.bots.world import World, advanced
 from darkcity.cast import CAST, Effect, Role, effect
-from darkcity.game import (
+from darkcity.decisions import (
     Decision,
     DraftPick,
     FaceDownPick,
@@ -122,10 +122,16 @@ def gesture_scores(f: Facts, beliefs: Beliefs, legal: Sequence[GestureChoice]
     card = f.card
     role = card.role
     marg = beliefs.marginals()
-    prior = _deck_prior(f)
+    prior: dict[Role, float] | None = None  # the deck's, for a player without beliefs
 
     def dist(p: str) -> Mapping[Role, float]:
-        return marg.get(p, prior)
+        nonlocal prior
+        m = marg.get(p)
+        if m is None:
+            if prior is None:
+                prior = _deck_prior(f)
+            return prior
+        return m
 
     out: list[float] = []
     for d in legal:

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect
 from collections.abc import Mapping, Sequence
+from itertools import accumulate
 from dataclasses import dataclass
 from typing import Final
 
 from darkcity.bots.base import Observation, card_of
 from darkcity.cast import CAST, NO_DISGUISE, Effect, Gender, Reach, Role, effect, parse_role
-from darkcity.game import Phase
+from darkcity.decisions import Phase
 from darkcity.night import Card, Gesture, NightResult, Withdrawal
 from darkcity.views import GestureView, NightView
 
@@ -57,6 +59,13 @@ def _role(key: str) -> Role:
     r = parse_role(key)
     assert r is not None
     return r
+
+
+def _weighted(rng: random.Random, cands: Sequence[Card], ws: Sequence[float]) -> Card:
+    """``rng.choices(cands, ws)[0]``: the same draw (CPython's cumulative weights
+    and ``bisect`` on one ``random()``), without its generality; ``ws`` sum above 0."""
+    cum = list(accumulate(ws))
+    return cands[bisect(cum, rng.random() * (cum[-1] + 0.0), 0, len(cum) - 1)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,7 +308,7 @@ class Beliefs:
             ws = [1.0 if vals[c] >= lo else eps for c in cands]
         if not any(ws):
             return None
-        return rng.choices(cands, ws)[0]
+        return _weighted(rng, cands, ws)
 
     def _sample_picks(self, rng: random.Random) -> dict[str, Card] | None:
         """A deal drawn pick by pick under the ``picker`` model (None: no
@@ -339,7 +348,7 @@ class Beliefs:
                 if not any(fws):
                     return None
                 hands[q] = tuple(hand)
-                cards[q] = rng.choices(face_down, fws)[0]
+                cards[q] = _weighted(rng, face_down, fws)
                 continue
             if q == last and face_down and not self._blind_known:
                 unseen = [c for c in f.deck if c.role is not Role.DEATH and c not in hand]
@@ -361,10 +370,10 @@ class Beliefs:
             hands[q] = tuple(hand)
             if fd_w and rng.random() * (total + fd_w) >= total:
                 fws = [self._shown_weight(q, c) for c in face_down]
-                c = rng.choices(face_down, fws)[0]
+                c = _weighted(rng, face_down, fws)
                 face_down.remove(c)
             else:
-                c = rng.choices(hand, ws)[0]
+                c = _weighted(rng, hand, ws)
                 hand.remove(c)
             cards[q] = c
         return {p: cards[p] for p in f.players}
@@ -520,12 +529,12 @@ def night_value(me: int, result: NightResult, before: Sequence[Mapping[Role, int
         if not x:
             continue
         g = gain(before[i], roles[i], x)
+        d = distance(before[i])
         if i == me:
             val += g
         else:
-            val -= deny * g / max(1, len(before) - 1) * (2.0 if distance(before[i]) <= 2
-                                                          else 1.0)
-        if ahead and x > 0 and distance(before[i]) > 1:
+            val -= deny * g / max(1, len(before) - 1) * (2.0 if d <= 2 else 1.0)
+        if ahead and x > 0 and d > 1:
             after = dict(before[i])
             after[roles[i]] = after.get(roles[i], 0) + x
             if distance(after) == 1:

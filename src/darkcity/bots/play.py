@@ -12,7 +12,8 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final, TypeVar, cast
 
-from darkcity.game import Decision, Game, Phase
+from darkcity.decisions import Decision, Phase
+from darkcity.game import Game
 from darkcity.night import Card
 from darkcity.views import View, view
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from darkcity.bots.base import Bot, Observation, register
 from darkcity.bots.play import choose
-from darkcity.game import Decision
+from darkcity.decisions import Decision
 from darkcity.i18n import _
 
 __all__ = ["RandomBot"]

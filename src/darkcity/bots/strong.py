@@ -56,7 +56,7 @@ from darkcity.bots.knowledge import (
 )
 from darkcity.bots.world import World, all_gestures
 from darkcity.cast import Role, parse_role
-from darkcity.game import (
+from darkcity.decisions import (
     Decision,
     DraftPick,
     FaceDownPick,

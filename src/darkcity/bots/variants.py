@@ -25,7 +25,7 @@ from darkcity.bots.base import Observation, register
 from darkcity.bots.heuristic import DEFAULT_RATES, HeuristicBot
 from darkcity.bots.knowledge import distance, read_facts
 from darkcity.cast import Effect, Role, effect
-from darkcity.game import Decision, DraftPick, GestureChoice, WithdrawalChoice
+from darkcity.decisions import Decision, DraftPick, GestureChoice, WithdrawalChoice
 from darkcity.i18n import _
 
 __all__ = ["AlwaysPriestBot", "LeaderHunterBot", "NeverFleeBot", "RetunedBot", "SkittishBot"]

@@ -47,7 +47,6 @@ from darkcity.companion.entries import (
 )
 from darkcity.deck import Deck, DeckError, card_message, parse_card
 from darkcity.game import gesture_options
-from darkcity.gametypes import Settings
 from darkcity.i18n import Message, msg
 from darkcity.narration import event_message
 from darkcity.night import (
@@ -63,6 +62,7 @@ from darkcity.night import (
     resolve,
 )
 from darkcity.notation import write_round
+from darkcity.settings import Settings
 from darkcity.terms import role_term
 from darkcity.validation import validate
 

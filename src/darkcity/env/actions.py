@@ -42,8 +42,7 @@ from dataclasses import dataclass
 from typing import Final, TypeAlias
 
 from darkcity.cast import Edition, Gender, Role
-from darkcity.deck import BOX
-from darkcity.game import (
+from darkcity.decisions import (
     Decision,
     DraftPick,
     FaceDownPick,
@@ -53,8 +52,9 @@ from darkcity.game import (
     TakeDeath,
     WithdrawalChoice,
     ZombieChoice,
-    gesture_options,
 )
+from darkcity.deck import BOX
+from darkcity.game import gesture_options
 from darkcity.night import Card, Gesture, Withdrawal
 
 __all__ = ["WAIT", "ActionCodec", "GestureKey", "card_index", "codec"]

@@ -57,9 +57,9 @@ import numpy as np
 from gymnasium import spaces
 
 from darkcity.cast import Gender, Role
+from darkcity.decisions import DecisionPoint, Phase
 from darkcity.deck import BOX, Deck
 from darkcity.env.actions import card_index
-from darkcity.gametypes import DecisionPoint, Phase
 from darkcity.night import Card, Fate
 from darkcity.views import CardView, LazyView, NightView, SeatView, View
 

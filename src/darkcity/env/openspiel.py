@@ -33,10 +33,12 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from darkcity.decisions import Phase
 from darkcity.deck import parse_deck
 from darkcity.env.actions import WAIT
 from darkcity.env.table import Table
-from darkcity.game import Game, Phase, Settings
+from darkcity.game import Game
+from darkcity.settings import Settings
 from darkcity.views import view
 
 __all__ = ["DarkCityGame", "DarkCityState"]

@@ -31,10 +31,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
+from darkcity.decisions import Decision
 from darkcity.deck import Deck
 from darkcity.env.actions import WAIT
 from darkcity.env.table import Table
-from darkcity.game import Decision
 
 __all__ = ["DarkCityParallelEnv", "parallel_env"]
 

@@ -16,10 +16,12 @@ from typing import Any
 
 import numpy as np
 
+from darkcity.decisions import Decision, Phase
 from darkcity.deck import Deck, parse_deck
 from darkcity.env.actions import WAIT, ActionCodec, codec
 from darkcity.env.observation import ObservationEncoder
-from darkcity.game import Decision, Game, Phase, Settings
+from darkcity.game import Game
+from darkcity.settings import Settings
 from darkcity.views import LazyView
 
 __all__ = ["NAMES", "Table"]

@@ -13,7 +13,8 @@ import random
 from typing import Final
 
 from darkcity.bots import Bot, Observation, bot_names, make_bot
-from darkcity.game import Decision, Game
+from darkcity.decisions import Decision
+from darkcity.game import Game
 
 __all__ = ["LEVELS", "bot_decision", "new_bot"]
 

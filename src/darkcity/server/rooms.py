@@ -27,8 +27,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from darkcity.bots import Bot
+from darkcity.decisions import (
+    IllegalDecision,
+    Phase,
+    TakeDeath,
+    decision_from_dict,
+    decision_to_dict,
+)
 from darkcity.deck import Deck, DeckError, parse_card, preset
-from darkcity.game import Game, IllegalDecision, Phase, Settings, TakeDeath, bot_rng, restore
+from darkcity.game import Game, restore
 from darkcity.i18n import FieldError, Message, Translator, error_message, msg, translator
 from darkcity.narration import render
 from darkcity.record import write_record
@@ -40,7 +47,8 @@ from darkcity.server.standing import standing
 from darkcity.server.storage import Storage, Superseded
 from darkcity.server.text import level_word
 from darkcity.server.thinking import BotPool, Request
-from darkcity.views import View, decision_from_dict, decision_to_dict, view
+from darkcity.settings import Settings, bot_rng
+from darkcity.views import View, view
 
 __all__ = ["PACES", "Conn", "Member", "Refusal", "Room", "RoomManager", "check_name"]
 

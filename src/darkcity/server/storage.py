@@ -63,7 +63,7 @@ decisions_table = Table(
     "darkcity_decisions", metadata,
     Column("room", String(16), primary_key=True),
     Column("seq", Integer, primary_key=True),
-    Column("doc", Text, nullable=False),  # views.decision_to_dict
+    Column("doc", Text, nullable=False),  # decisions.decision_to_dict
     Column("source", String(16), nullable=False),  # player, bot, timeout, away
     Column("at", Float, nullable=False),
 )

@@ -35,10 +35,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from darkcity.bots import Bot
+from darkcity.decisions import decision_from_dict, decision_to_dict
 from darkcity.deck import Deck, parse_card, preset
-from darkcity.game import Game, Settings, bot_rng
+from darkcity.game import Game
 from darkcity.server.bots import bot_decision, new_bot
-from darkcity.views import decision_from_dict, decision_to_dict
+from darkcity.settings import Settings, bot_rng
 
 __all__ = ["BotPool", "Request", "think"]
 

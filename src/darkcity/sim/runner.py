@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from darkcity.bots import bot_names, make_bot, play_game
 from darkcity.cast import Role
 from darkcity.deck import parse_deck
-from darkcity.game import Game, Settings
+from darkcity.game import Game
 from darkcity.journal import conditions_met
+from darkcity.settings import Settings
 
 __all__ = ["GameOutcome", "SimConfig", "default_workers", "parse_bots", "play_deal", "run"]
 

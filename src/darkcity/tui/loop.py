@@ -38,14 +38,22 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from darkcity.bots import Bot, Observation, bot_names, make_bot
-from darkcity.game import Decision, Game, IllegalDecision, Phase, bot_rng
+from darkcity.decisions import (
+    Decision,
+    IllegalDecision,
+    Phase,
+    decision_from_dict,
+    decision_to_dict,
+)
+from darkcity.game import Game
 from darkcity.i18n import Message, Translator, error_message, msg
 from darkcity.narration import render
 from darkcity.record import RecordError, replay, settings_from_record, write_record
+from darkcity.settings import bot_rng
 from darkcity.tui import screens
 from darkcity.tui.choices import ENTER, Question, next_question, parse, refusal
 from darkcity.tui.screens import TableInfo
-from darkcity.views import View, card_view, decision_from_dict, decision_to_dict, view
+from darkcity.views import View, card_view, view
 
 __all__ = [
     "BOT_LEVELS",

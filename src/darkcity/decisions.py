@@ -1,25 +1,33 @@
-"""The game's plain values: phases, decisions, decision points, settings, records.
+"""The decisions players make, the points where they make them, and their JSON form.
 
-Frozen data, apart from :class:`~darkcity.game.Game` so that anything may build,
-compare, copy or pickle them: a decision is made by a bot, parsed from a
-client's message or read from a record before the game checks it, and a
-malformed one must reach :meth:`~darkcity.game.Game.verify` to be refused with
-a reason. :mod:`darkcity.game` re-exports every name.
+A game (:class:`~darkcity.game.Game`) moves by decisions: the free XP, a card
+kept in the draft, a gesture, a withdrawal, a Zombie's victim. Each is a frozen
+value here, answered at a :class:`DecisionPoint` of a :class:`Phase`; a refusal
+is an :class:`IllegalDecision` with a code and a reason.
+
+A decision is made by a bot, parsed from a client's message
+(:func:`decision_from_dict`) or read from a record before the game checks it,
+so these values live apart from the compiled game and a malformed one is
+refused in plain Python (:func:`check_well_formed`) before the game reads a
+field. :func:`decision_to_dict` and :func:`decision_from_dict` are the one JSON
+form of a decision, shared by the server, the terminal's saved games, the
+records and the bots' worker processes.
+
+(``from darkcity.game import GestureChoice``, and the rest, still works, as the
+docs showed it before; new code imports the decisions from here.)
 """
 
 from __future__ import annotations
 
 import enum
-import random
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final, TypeAlias
 
-from darkcity.cast import Edition, Gender, Role
-from darkcity.deck import Deck, DeckError
+from darkcity.cast import Edition, Gender, Role, parse_role
 from darkcity.i18n import Message, _, msg
-from darkcity.night import Card, Gesture, Night, NightResult, Withdrawal
-from darkcity.terms import role_term
+from darkcity.night import Card, Gesture, Withdrawal
+from darkcity.notation import gesture_document
 
 __all__ = [
     "PHASE_OF",
@@ -31,16 +39,14 @@ __all__ = [
     "GestureChoice",
     "IllegalDecision",
     "LookAtHand",
-    "NightRecord",
     "Phase",
-    "Pick",
-    "Settings",
     "TakeDeath",
     "WithdrawalChoice",
     "ZombieChoice",
-    "bot_rng",
     "check_well_formed",
-    "deck_rng",
+    "decision_from_dict",
+    "decision_to_dict",
+    "new_decision_point",
     "phase_name",
 ]
 
@@ -236,84 +242,6 @@ def new_decision_point(id: int, phase: Phase, night: int, required: tuple[str, .
     return dp
 
 
-# ---------------------------------------------------------------------------
-# Settings and records
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Settings:
-    """A game's table: players in seating order (each one's left neighbour is
-    the next name), the deck, the Mayor (who is the first active player, R-94,
-    R-95), and free XP already chosen (the others choose in ``SETUP``)."""
-
-    players: tuple[str, ...]
-    deck: Deck
-    mayor: str | None = None  # default: the first seat
-    free_xp: Mapping[str, Role] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        players = tuple(self.players)
-        object.__setattr__(self, "players", players)
-        if not 4 <= len(players) <= 8:
-            raise DeckError("players", msg("Dark City is played by 4 to 8 players, not {n}",
-                                           n=len(players)))
-        if any(not isinstance(p, str) or not p.strip() for p in players):
-            raise DeckError("players", msg("a player's name is empty"))
-        if len(set(players)) != len(players):
-            raise DeckError("players", msg("two players have the same name"))
-        if self.mayor is not None and self.mayor not in players:
-            raise DeckError("mayor", msg("{player!r} is not one of the players",
-                                         player=self.mayor))
-        Deck.of(self.deck.cards, len(players), self.deck.name)  # the box rules (R-92)
-        sheet = self.deck.journal_roles
-        for p, r in self.free_xp.items():
-            if p not in players:
-                raise DeckError(f"free_xp.{p}", msg("{player!r} is not one of the players",
-                                                    player=p))
-            if r not in sheet:
-                raise DeckError(f"free_xp.{p}", msg("{role:the} has no row on this sheet",
-                                                    role=role_term(r)))
-        object.__setattr__(self, "free_xp", dict(self.free_xp))
-
-    @property
-    def mayor_seat(self) -> int:
-        return 0 if self.mayor is None else self.players.index(self.mayor)
-
-
-@dataclass(frozen=True, slots=True)
-class Pick:
-    """One player's Phase-1 choice, for the record: the hand received (empty
-    when Death was taken before looking), how the card was taken and the card."""
-
-    player: str
-    hand: tuple[Card, ...]
-    took: Literal["hand", "face-down", "death"]
-    card: Card
-    names: str | None = None  # Death's written name
-
-
-@dataclass(frozen=True, slots=True)
-class NightRecord:
-    """A finished night: its draft, the night as the engine read it, the result."""
-
-    number: int  # 1-based
-    active: str
-    face_down: tuple[Card, ...]  # the three cards set aside face down (R-91)
-    picks: tuple[Pick, ...]
-    night: Night
-    result: NightResult
-
-
-def deck_rng(seed: int | str, night: int) -> random.Random:
-    """The draft's chance for night ``night`` (1-based)."""
-    return random.Random(f"darkcity:{seed}:deck:{night}")
-
-
-def bot_rng(seed: int | str, name: str = "") -> random.Random:
-    """A bots' stream from the seed, separate from the deck (``name`` splits it)."""
-    return random.Random(f"darkcity:{seed}:bots:{name}")
-
-
 def check_well_formed(decision: object, players: Collection[str]) -> None:
     """Raise :class:`IllegalDecision` (``malformed``) unless ``decision`` is one of the
     decision types, its fields of their declared types and its names those of ``players``.
@@ -384,3 +312,113 @@ def _well_formed_gesture(g: object) -> bool:
         and (g.seeks is None or isinstance(g.seeks, Gender))
         and (g.names is None or isinstance(g.names, str))
     )
+
+
+# ---------------------------------------------------------------------------
+# The JSON form of a decision
+
+
+def decision_to_dict(d: Decision) -> dict[str, Any]:
+    """A decision as plain data (``{"type": "gesture", "player": ..., ...}``)."""
+    out: dict[str, Any] = {"type": _TYPE_NAMES[type(d)], "player": d.player}
+    if isinstance(d, FreeXp):
+        out["role"] = d.role.key
+    elif isinstance(d, DraftPick):
+        c, gender = d.card, d.card.identity  # what the card shows (views.card_view)
+        out["card"] = {"role": c.role.key, "edition": c.edition.value,
+                       "gender": gender.value if gender is not None else ""}
+    elif isinstance(d, TakeDeath):
+        out["names"] = d.names
+    elif isinstance(d, GestureChoice):
+        out.update(gesture_document(d.gesture))  # the notation's own form
+    elif isinstance(d, WithdrawalChoice):
+        w = d.withdrawal
+        out["withdrawal"] = w if isinstance(w, bool) else list(w)
+    elif isinstance(d, ZombieChoice):
+        out["target"] = d.target
+    if d.at is not None:
+        out["at"] = d.at
+    return out
+
+
+_TYPE_NAMES: dict[type, str] = {
+    FreeXp: "free-xp", DraftPick: "draft-pick", FaceDownPick: "face-down-pick",
+    TakeDeath: "take-death", LookAtHand: "look-at-hand", GestureChoice: "gesture",
+    WithdrawalChoice: "withdrawal", ZombieChoice: "zombie",
+}
+
+
+def decision_from_dict(doc: dict[str, Any]) -> Decision:
+    """The inverse of :func:`decision_to_dict`.
+
+    Bad data raises :class:`IllegalDecision` with the code
+    ``malformed`` (a ``ValueError``, whose ``message`` translates).
+    """
+    def bad(message: Message) -> IllegalDecision:
+        return IllegalDecision("malformed", message, p if isinstance(p, str) else None)
+
+    def role(name: object) -> Role:
+        r = parse_role(name) if isinstance(name, str) else None
+        if r is None:
+            raise bad(msg("unknown role {role!r}", role=name))
+        return r
+
+    t = doc.get("type")
+    p = doc.get("player")
+    at = doc.get("at")
+    if not isinstance(p, str):
+        raise bad(msg("a decision names its player"))
+    if at is not None and (not isinstance(at, int) or isinstance(at, bool)):
+        raise bad(msg("at is a decision point id"))
+    if t == "free-xp":
+        return FreeXp(p, role(doc.get("role")), at=at)
+    if t == "draft-pick":
+        c = doc.get("card")
+        if not isinstance(c, dict):
+            raise bad(msg("draft-pick needs a card"))
+        try:
+            gender = Gender(c["gender"]) if c.get("gender") else None
+            card = Card(role(c.get("role")), Edition(c.get("edition", "basic")), gender)
+        except (KeyError, ValueError) as e:
+            raise bad(msg("bad card {card!r}", card=c)) from e
+        return DraftPick(p, card, at=at)
+    if t == "face-down-pick":
+        return FaceDownPick(p, at=at)
+    if t == "look-at-hand":
+        return LookAtHand(p, at=at)
+    if t == "take-death":
+        names = doc.get("names")
+        if not isinstance(names, str):
+            raise bad(msg("take-death names a player"))
+        return TakeDeath(p, names, at=at)
+    if t == "gesture":
+        targets = doc.get("targets", [])
+        if not isinstance(targets, list) or not all(isinstance(x, str) for x in targets):
+            raise bad(msg("targets is a list of players"))
+        seeks = doc.get("seeks")
+        try:
+            seeking = Gender(seeks) if isinstance(seeks, str) else None
+        except ValueError:
+            raise bad(msg("unknown gender {gender!r}", gender=seeks)) from None
+        g = Gesture(tuple(targets),
+                    role(doc["shows"]) if "shows" in doc else None,
+                    role(doc["kind"]) if "kind" in doc else None,
+                    seeking)
+        return GestureChoice(p, g, at=at)
+    if t == "withdrawal":
+        w = doc.get("withdrawal", False)
+        wd: Withdrawal
+        if isinstance(w, bool):
+            wd = w
+        elif isinstance(w, list) and all(isinstance(i, int) and not isinstance(i, bool)
+                                         for i in w):
+            wd = tuple(w)
+        else:
+            raise bad(msg("withdrawal is true, false or a list of arrow indices"))
+        return WithdrawalChoice(p, wd, at=at)
+    if t == "zombie":
+        target = doc.get("target")
+        if not isinstance(target, str):
+            raise bad(msg("zombie needs a target"))
+        return ZombieChoice(p, target, at=at)
+    raise bad(msg("unknown decision type {type!r}", type=t))
