@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import hashlib
 import random
 
-from darkcity.bots import Observation, make_bot
+from darkcity.bots import Observation, make_bot, play_game
 from darkcity.bots.knowledge import withdrawal_rates
 from darkcity.bots.strong import StrongBot, StrongParams
 from darkcity.decisions import GestureChoice
@@ -83,3 +85,29 @@ def test_leader_aims_tell_who_hunts_the_leader() -> None:
     # a probability of hunting the leader: the heuristics, who also hit the leader
     # more often than chance (they aim where their role scores), read as unlikely
     assert hunters > 0.7 and others < 0.2
+
+
+def _decisions_digest(n: int, seed: int, lineup: list[str], nights: int) -> tuple[str, int]:
+    names = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana")[:n]
+    game = Game(Settings(players=names, deck=preset("basic", n)), seed)
+    bots = {p: make_bot(b, random.Random(f"{seed}:{p}")) for p, b in zip(names, lineup,
+                                                                        strict=True)}
+    seen: list[str] = []
+    with contextlib.suppress(RuntimeError):  # the night cap: the decisions so far
+        play_game(game, bots, max_nights=nights,
+                  on_decision=lambda obs, d: seen.append(f"{obs.player}:{d!r}"))
+    return hashlib.sha256("\n".join(seen).encode()).hexdigest()[:16], len(seen)
+
+
+def test_the_strong_bots_decisions_are_those_of_before_its_speed_ups() -> None:
+    """Every decision of seeded games (a whole 6-player game, five strong bots
+    for six nights, a mixed 8-player table) digested: made cheaper to evaluate
+    (issue #32: inlined weighted draws, a deal's upstream pool made once, the
+    Devil's sums per target kept, a distance read once), the strong bot and the
+    heuristic decide exactly as at 825ac30, where these digests were taken. A
+    change that means to change a decision updates them, saying why."""
+    assert _decisions_digest(6, 1, ["strong", "heuristic"] * 3, 40) == (
+        "9ed3bdce99dfeba3", 226)
+    assert _decisions_digest(5, 2, ["strong"] * 5, 6) == ("f4094acaa2eb8d09", 100)
+    assert _decisions_digest(8, 3, ["strong", "heuristic", "heuristic", "strong"] * 2, 6) == (
+        "d01d58843933c04d", 156)

@@ -21,8 +21,8 @@ import math
 import random
 from bisect import bisect
 from collections.abc import Mapping, Sequence
-from itertools import accumulate
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Final
 
 from darkcity.bots.base import Observation, card_of
@@ -196,6 +196,7 @@ class Beliefs:
         if f.death is not None:
             self.fixed[f.death] = next(c for c in f.deck if c.role is Role.DEATH)
         self._marg: dict[str, dict[Role, float]] | None = None
+        self._up_cards: list[Card] | None = None  # the cards a deal's upstream picks come from
 
     def _like(self, p: str, c: Card) -> float:
         rates = self._drafters
@@ -320,23 +321,26 @@ class Beliefs:
         cards = dict(self.fixed)
         mine = f.card
         received = list(f.received)
-        pool = [c for c in f.deck if c.role is not Role.DEATH and c not in received
-                and c != mine]
+        pool = self._up_cards
+        if pool is None:  # the same for every deal drawn: made once
+            pool = self._up_cards = [c for c in f.deck if c.role is not Role.DEATH
+                                     and c not in received and c != mine]
         # before me, last first: p kept a card at least as good (for p) as every
         # card it passed on (what I received, and what the players between kept)
         passed = list(received)
+        taken = set(cards.values())
         for p in reversed(self.up):
             vals = self._values(p)
             best = max([vals[c] for c in passed], default=-1e9)
-            taken = set(cards.values())
             cands = [c for c in pool if c not in taken]
             c = self._pick(rng, p, cands, best)
             if c is None:
                 return None
             cards[p] = c
+            taken.add(c)
             hands[p] = (*passed, c)
             passed.append(c)
-        face_down = [c for c in pool if c not in cards.values()]
+        face_down = [c for c in pool if c not in taken]
         hand = [c for c in received if c != mine]
         last = f.order[-1]
         for q in self.down:
