@@ -3,9 +3,13 @@
 The pure model (no I/O): :mod:`~darkcity.companion.entries` (what the Mayor
 enters), :mod:`~darkcity.companion.cards` (which card each player may hold),
 :mod:`~darkcity.companion.table` (the state machine), and
-:mod:`~darkcity.companion.record` (the ``darkcity-table/1`` record). The web
-face is :mod:`darkcity.server.companion`, the terminal face
-:mod:`darkcity.commands_table`; see ``docs/companion.md``.
+:mod:`~darkcity.companion.record` (the ``darkcity-table/1`` record). What a
+reader asks and is sent, free of any web framework: :mod:`~darkcity.companion.setup`
+(the set-up's checks), :mod:`~darkcity.companion.actions` (an entry, an undo, a
+correction, and the refusals in words) and :mod:`~darkcity.companion.view` (the
+table as a reader sees it). The web face is :mod:`darkcity.server.companion`, the
+phone's offline face :mod:`darkcity.pocket`, the terminal face
+:mod:`darkcity.commands_table`; see ``docs/companion.md`` and ``docs/pocket.md``.
 """
 
 from __future__ import annotations

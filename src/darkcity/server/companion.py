@@ -17,7 +17,6 @@ the companion's own JSON, and the token hashes), on the rooms' database
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import hmac
 import json
@@ -34,58 +33,21 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from sqlalchemy import Column, Float, Integer, MetaData, String, Table, Text, insert, select, update
 
-from darkcity.cast import CAST, Reach, Role
-from darkcity.companion import (
-    Companion,
-    Drafted,
-    Stage,
-    TableSetup,
-    entry_from_json,
-    write_table_record,
-)
-from darkcity.companion.entries import (
-    Call,
-    EntryError,
-    GestureEntry,
-    WithdrawalEntry,
-    entry_to_json,
-)
-from darkcity.companion.table import STEP_ROLE, TableNight, read_free_xp
-from darkcity.companion.text import table_catalog
-from darkcity.deck import (
-    BOX,
-    PRESETS,
-    Deck,
-    DeckError,
-    card_key,
-    deck_warning_messages,
-    parse_card,
-    preset,
-    presets_for,
-)
-from darkcity.i18n import (
-    FieldError,
-    Message,
-    Translator,
-    error_message,
-    msg,
-    msgn,
-    negotiate,
-    translator,
-)
-from darkcity.journal import conditions_met, progress, total
-from darkcity.narration import event_message
-from darkcity.night import Card
+from darkcity.companion import Companion, TableSetup, actions, write_table_record
+from darkcity.companion.actions import Refused
+from darkcity.companion.setup import check as check_setup
+from darkcity.companion.setup import meta as setup_meta
+from darkcity.companion.setup import read_setup
+from darkcity.companion.view import view as table_view
+from darkcity.i18n import Translator, msg, negotiate, translator
 from darkcity.notation import write_round
 from darkcity.server.config import ServerConfig
 from darkcity.server.storage import Storage
-from darkcity.server.text import WORDS
 
 __all__ = ["TableStore", "companion_router"]
 
 STATIC: Final = resources.files("darkcity").joinpath("server/static/table")
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-PRESET_TITLES: Final = WORDS["presets"]  # the decks' names, as the web table writes them
 CODE_LENGTH: Final = 6
 MAX_BODY: Final = 16384
 MAX_TABLES: Final = 2000  # held in memory at once (a table is a few kilobytes)
@@ -108,14 +70,6 @@ _log = logging.getLogger(__name__)
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-class Refused(Exception):
-    """A request refused: an HTTP status and a message for the reader."""
-
-    def __init__(self, status: int, code: str, message: Message) -> None:
-        super().__init__(code)
-        self.status, self.code, self.message = status, code, message
 
 
 @dataclass(slots=True)
@@ -200,141 +154,13 @@ class TableStore:
 
 
 # ---------------------------------------------------------------------------
-# What a reader is sent
-
-
-def _card(card: Card) -> dict[str, Any]:
-    return {"key": card_key(card), "role": card.role.key, "edition": card.edition.value,
-            "gender": card.identity.value if card.identity else None}
-
-
-def _shape(role: Role) -> dict[str, Any]:
-    g = CAST[role].gesture
-    return {"reach": g.reach.value, "targets": g.targets, "seeks": g.seeks,
-            "kind": g.reach is Reach.KIND}
-
-
-def _question(c: Companion) -> dict[str, Any] | None:
-    q = c.question()
-    if q is None:
-        return None
-    return {
-        "step": q.step, "role": q.role.key if q.role is not None else None,
-        "candidates": list(q.candidates), "chosen": list(q.chosen), "asked": list(q.asked),
-        "options": {p: [_card(x) for x in cards] for p, cards in q.options.items()},
-        "zombies": {z: {"left": lft, "right": r, "aimed": a}
-                    for z, (lft, r, a) in q.zombies.items()},
-        # a card told by another's answer at this call: not asked when both turn over
-        "follows": {b: [{"from": a, "cards": [[_card(x), _card(y)] for x, y in rule.items()]}
-                        for a, rule in rules] for b, rules in q.follows.items()},
-    }
-
-
-def _journals(c: Companion) -> dict[str, Any]:
-    return {p: {r.key: x for r, x in c.journals[i].items()} for i, p in enumerate(c.players)}
+# What a reader is sent: the companion's own view (darkcity.companion.view)
 
 
 def view(stored: StoredTable, reader: str | None, t: Translator) -> dict[str, Any]:
-    """The table as ``reader`` sees it: ``"mayor"``, a player's name, or None.
-
-    Journals are public (R-118); Death's written name is nobody's until the night
-    is resolved, except its writer's.
-    """
-    c = stored.table
-    night = c.number
-    last = c.nights[-1] if c.nights and c.stage in (Stage.JOURNALS, Stage.OVER) else None
-    doc: dict[str, Any] = {
-        "code": stored.code, "version": stored.version, "lang": stored.lang,
-        "set_aside": stored.set_aside if reader == "mayor" else 0,
-        "reader": reader, "stage": c.stage.value, "night": night,
-        "players": list(c.players), "mayor": c.setup.mayor, "active": c.active,
-        "last_drafter": c.last_drafter, "draft_order": list(c.draft_order),
-        "death_in_play": c.death_in_play, "death": c.death,
-        "death_named": c.death_names is not None,
-        # the name Death wrote, once the night is narrated (a correction shows it)
-        "death_names": (c.death_names if reader == "mayor" and c.stage in (Stage.JOURNALS,
-                                                                          Stage.OVER) else None),
-        "deck": {"name": c.deck.name, "cards": [_card(x) for x in c.deck.cards]},
-        "sheet": [r.key for r in c.sheet],
-        "showable": [r.key for r in c.showable],
-        "shapes": {r.key: _shape(r) for r in Role},
-        "kinds": {r.key: [k.key for k in c.kind_options(r)] for r in (Role.ALIEN,
-                                                                      Role.VOODOOIST)},
-        "neighbours": {p: list(c.neighbours(p)) for p in c.players},
-        "gesturing": list(c.gesturing),
-        "gestures": {p: {"shows": g.shows.key, "targets": list(g.targets),
-                         "kind": g.kind.key if g.kind is not None else None,
-                         "seeks": g.seeks.value if g.seeks is not None else None}
-                     for p, g in c.gestures.items()} if reader == "mayor" or c.stage not in (
-                         Stage.DRAFT, Stage.COUNT) else {},
-        "to_enter": list(c.to_enter()) if c.stage is Stage.REVEAL else [],
-        "withdrawals": {p: (w if isinstance(w, bool) else list(w))
-                        for p, w in c.withdrawals.items()},
-        "turned": {p: _card(x) for p, x in c.turned.items()},
-        # tonight's calls as entered (a correction enters one again)
-        "calls": [{"step": e.step,
-                   "role": STEP_ROLE[e.step].key if e.step != "end" else None,
-                   "cards": {p: _card(x) for p, x in e.cards.items()},
-                   "zombies": dict(e.zombies)} for e in c.calls] if reader == "mayor" else [],
-        "question": _question(c),
-        "narration": [{"step": s, "lines": [t.render(m) for m in words]}
-                      for s, words in c.narration],
-        "journals": _journals(c),
-        "totals": {p: total(c.journals[i]) for i, p in enumerate(c.players)},
-        "winners": list(c.winners),
-        # everybody who met a condition: the tiebreak ranks them (R-102)
-        "contenders": [{"player": p, "xp": total(j), "rows": sum(1 for x in j.values() if x),
-                        "conditions": list(conditions_met(j))}
-                       for p, j in zip(c.players, c.journals, strict=True)
-                       if c.winners and conditions_met(j)],
-        "seated": sorted(stored.seats),
-        "conditions": {p: list(conditions_met(c.journals[c.players.index(p)]))
-                       for p in c.winners},
-        "nights": len(c.nights),
-        "can_undo": bool(c.entries),
-        # what Undo takes back, said on its button; never Death's written name (the
-        # Mayor's screen is seen by the table)
-        "last_entry": ({k: x for k, x in entry_to_json(c.entries[-1]).items()
-                        if k != "death_names"} if reader == "mayor" and c.entries else None),
-    }
-    if reader is not None and reader != "mayor" and reader == c.death:
-        doc["my_death_names"] = c.death_names
-    if reader is not None and reader in c.players:
-        # how close the reader is to each victory condition, in the engine's count
-        # (journal.progress): a newcomer's phone says it, not only the Mayor's journals
-        j = c.journals[c.players.index(reader)]
-        top = max(j.items(), key=lambda kv: kv[1], default=None)
-        doc["my_progress"] = [
-            {"condition": k, "have": have, "need": need,
-             "row": top[0].key if k == "four-in-one" and top and have else None}
-            for k, have, need in progress(j)]
-        # the reader's own card, once the table knows it (Death taken, turned over at a
-        # call, the night told): their phone puts its rules first
-        mine = (last.night.cards.get(reader) if last is not None
-                else next(x for x in c.deck.cards if x.role is Role.DEATH)
-                if reader == c.death else c.turned.get(reader))
-        doc["my_card"] = _card(mine) if mine is not None else None
-    if last is not None:
-        doc["result"] = _result(last, t)
-    elif reader is not None and reader in c.players and c.nights:
-        # a player's phone keeps the night just told while the next one is under way:
-        # the Mayor taps Next night as soon as the story is read, and a player who
-        # looked at their phone then found nothing of what happened to them
-        doc["last_night"] = _result(c.nights[-1], t)
-    return doc
-
-
-def _result(last: TableNight, t: Translator) -> dict[str, Any]:
-    """A finished night's fates, XP, cards and story, as the table was told it."""
-    r = last.result
-    return {
-        "number": last.number,
-        "players": {p: {"fate": r.fates[i].value, "xp": r.xp[i],
-                        "marks": sorted(m.value for m in r.marks[i]),
-                        "card": _card(last.night.cards[p])}
-                    for i, p in enumerate(last.night.players)},
-        "events": [t.render(event_message(e, last.night)) for e in r.events],
-    }
+    """The stored table as ``reader`` sees it: ``"mayor"``, a player's name, or None."""
+    return table_view(stored.table, reader, t, code=stored.code, version=stored.version,
+                      lang=stored.lang, seated=stored.seats, set_aside=stored.set_aside)
 
 
 # ---------------------------------------------------------------------------
@@ -350,39 +176,9 @@ def _lang(request: Request, fallback: str = "en") -> str:
     return fallback
 
 
-def _refusal(request: Request, status: int, code: str, message: Message) -> JSONResponse:
-    t = translator(_lang(request))
-    return JSONResponse({"code": code, "message": t.render(message)}, status_code=status)
-
-
-def _deck(body: Mapping[str, Any], players: int, t: Translator) -> Deck:
-    name = body.get("deck")
-    cards = body.get("cards")
-    if isinstance(cards, list) and cards:
-        return Deck.of((parse_card(str(c)) for c in cards), players)
-    if isinstance(name, str):
-        lo, hi = PRESETS[name][1] if name in PRESETS else (players, players)
-        if not lo <= players <= hi:
-            # the deck by the title the set-up's list shows, and what to do: the engine's
-            # words named its id ('reporter-death-6') while the names were being typed
-            raise DeckError("deck", msgn(
-                "“{deck}” is not a deck for {n} player: type every player's name, or "
-                "choose another deck.",
-                "“{deck}” is not a deck for {n} players: type every player's name, or "
-                "choose another deck.", players, deck=t(PRESET_TITLES.get(name, name))))
-        return preset(name, players)
-    raise DeckError("deck", msg("choose a preset or the cards"))
-
-
-def _players(body: Mapping[str, Any]) -> tuple[str, ...]:
-    raw = body.get("players")
-    if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
-        raise DeckError("players", msg("must be a list of names"))
-    names = tuple(" ".join(p.split()) for p in raw)
-    for p in names:
-        if len(p) > 24:
-            raise DeckError("players", msg("A name has 1 to 24 characters."))
-    return names
+def _refusal(request: Request, error: Exception) -> JSONResponse | None:
+    found = actions.refusal(error, translator(_lang(request)))
+    return None if found is None else JSONResponse(found[1], status_code=found[0])
 
 
 async def _json(request: Request) -> dict[str, Any]:
@@ -454,32 +250,17 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
             try:
                 result: Response = await fn(request, *args, **kw)
                 return result
-            except Refused as e:
-                return _refusal(request, e.status, e.code, e.message)
-            except EntryError as e:  # the reason in plain words, and whose entry it was
-                why = (msg("{player}: {reason}", player=e.player, reason=e.message)
-                       if e.player else e.message)
-                return _refusal(request, 400, "refused", why)
-            except DeckError as e:  # the set-up's rule in words: no field name ("cards:")
-                text = translator(_lang(request)).render(e.message)
-                return JSONResponse({"code": "refused", "message": text[:1].upper() + text[1:]},
-                                    status_code=400)
-            except FieldError as e:
-                return _refusal(request, 400, "refused", error_message(e))
+            except Exception as e:  # the companion's refusals, in words; nothing else
+                answer = _refusal(request, e)
+                if answer is None:
+                    raise
+                return answer
 
         return wrapper
 
     @router.get("/api/table/meta")
     async def meta(request: Request) -> Response:
-        lang = _lang(request)
-        return JSONResponse({
-            "lang": lang, "catalog": table_catalog(lang),
-            "presets": [{"name": k, "min": v[1][0], "max": v[1][1],
-                         "title": translator(lang)(PRESET_TITLES.get(k, k)),
-                         "about": translator(lang)(v[2])} for k, v in PRESETS.items()],
-            # grouped on the set-up page: the basic, the advanced and the special cast
-            "box": [{**_card(c), "special": CAST[c.role].special} for c in BOX],
-        }, headers={"Cache-Control": "max-age=60"})
+        return JSONResponse(setup_meta(_lang(request)), headers={"Cache-Control": "max-age=60"})
 
     @router.post("/api/tables/check")
     @guarded
@@ -487,23 +268,13 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
         """The deck for these players: its journal sheet and the box's advice, or the
         deck rule it breaks (the same words as for an online game)."""
         body = await _json(request)
-        players = _players(body)
-        t = translator(_lang(request))
-        deck = _deck(body, len(players), t)
-        return JSONResponse({
-            "sheet": [r.key for r in deck.journal_roles], "cards": deck.keys(),
-            "warnings": [t.render(m) for m in deck_warning_messages(deck.cards, len(players))],
-            "presets": list(presets_for(len(players))) if 4 <= len(players) <= 8 else [],
-        })
+        return JSONResponse(check_setup(body, translator(_lang(request))))
 
     @router.post("/api/tables")
     @guarded
     async def create(request: Request) -> Response:
         body = await _json(request)
-        players = _players(body)
-        deck = _deck(body, len(players), translator(_lang(request)))
-        free = read_free_xp(body.get("free_xp"))
-        setup = TableSetup.of(players, deck, free)
+        setup = read_setup(body, translator(_lang(request)))
         lang = negotiate(str(body.get("lang", ""))) or _lang(request)
         stored, token = store().create(setup, lang)
         return JSONResponse({"code": stored.code, "token": token,
@@ -536,15 +307,9 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
         stored = found(code)
         body = await _json(request)
         reader = _who(stored, _token(request, body))
-        entry = entry_from_json(body.get("entry"))
         with stored.lock:
-            c = stored.table
             # a phone enters one thing: Death's name, by the player who took Death
-            secret = (isinstance(entry, Drafted) and entry.death_names is not None
-                      and reader == c.last_drafter)
-            if reader != "mayor" and not secret:
-                raise Refused(403, "not-mayor", msg("Only the Mayor enters that."))
-            c.enter(entry)
+            actions.enter(stored.table, reader, body.get("entry"))
             stored.set_aside = 0  # the Mayor goes on from where the table was loaded
             store().save(stored)
         return changed(request, stored, reader)
@@ -562,11 +327,7 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
     async def undo(request: Request, code: str) -> Response:
         stored, body = await the_mayors(request, code)
         with stored.lock:
-            what = body.get("what", "entry")
-            done = (stored.table.undo_night() if what == "night"
-                    else stored.table.undo())
-            if done is None:
-                raise Refused(409, "nothing", msg("There is nothing to undo."))
+            actions.undo(stored.table, body.get("what", "entry"))
             stored.set_aside = 0
             store().save(stored)
         return changed(request, stored, "mayor")
@@ -579,22 +340,11 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
         later entries still valid are kept. ``dry``: nothing changes, the answer says how
         many later entries the correction would take back and where the table would be."""
         stored, body = await the_mayors(request, code)
-        entry = entry_from_json(body.get("entry"))
-        if not isinstance(entry, GestureEntry | WithdrawalEntry | Call | Drafted):
-            raise Refused(400, "not-a-gesture",
-                          msg("Only a gesture, a withdrawal, a call or the name Death wrote can be "
-                              "corrected."))
-        night = body.get("night")
-        if night is not None and (not isinstance(night, int) or isinstance(night, bool)):
-            raise Refused(400, "bad-night", msg("there is no night {n} to correct",
-                                                n=str(night)))
+        asked = actions.read_correction(body)
         with stored.lock:
-            if body.get("dry") is True:  # what it would take back, said before it is done
-                trial = copy.deepcopy(stored.table)
-                dropped = trial.correct(entry, night)
-                return JSONResponse({"dropped": dropped, "night": trial.number,
-                                     "stage": trial.stage.value})
-            dropped = stored.table.correct(entry, night)
+            if asked.dry:  # what it would take back, said before it is done
+                return JSONResponse(actions.correct(stored.table, asked))
+            dropped = actions.correct(stored.table, asked)
             stored.set_aside = 0
             store().save(stored)
         t = translator(_lang(request, stored.lang))

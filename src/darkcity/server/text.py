@@ -12,6 +12,7 @@ import functools
 from typing import Any, Final
 
 from darkcity.cast import CAST, PANEL, Effect, Role
+from darkcity.companion.setup import PRESET_TITLES
 from darkcity.deck import PRESETS
 from darkcity.i18n import Message, _, translator
 from darkcity.terms import EDITION_NAMES, GENDER_NAMES, GESTURES, role_term
@@ -328,18 +329,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
     "conditions": {"six-roles": _("1 XP in six rows"), "eight-xp": _("8 XP in all"),
                    "three-pairs": _("2 XP in three rows"), "four-in-one": _("4 XP in one row")},
     "steps": {"end": _("end of the night")},
-    "presets": {
-        "basic": _("Basic (12 cards)"),
-        "advanced": _("Advanced (12 cards)"),
-        "angel-alien-6": _("Angel and Alien (6 players)"),
-        "reporter-death-6": _("Reporter and Death (6 players)"),
-        "undead-7": _("Necromancer and Demoniac (7-8)"),
-        "creatures-7": _("Creatures (7-8)"),
-        "mummy-voodoo-7": _("Mummy, Voodooist and Alien (7-8)"),
-        "death-alien-7": _("Death and Alien (7-8)"),
-        "reporter-creature-6": _("Reporter and Creatures (6-8)"),
-        "creature-mummy-6": _("Creatures, Mummy and Voodooist (6-8)"),
-    },
+    # the decks' names, as the companion's set-up writes them
+    "presets": dict(PRESET_TITLES),
 }
 
 
