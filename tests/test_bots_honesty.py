@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from darkcity.bots import Bot, Observation, make_bot
+from darkcity.bots import Bot, Observation, make_bot, styles_of
 from darkcity.decisions import Decision, Phase
 from darkcity.deck import preset
 from darkcity.game import Game
@@ -55,13 +55,14 @@ def _perturbations(game: Game, me: str, rng: random.Random) -> Iterator[Game]:
             yield other
 
 
-def _check(kind: str, players: int, deck: str, seed: int, points: int) -> tuple[int, int]:
+def _check(kind: str, players: int, deck: str, seed: int, points: int,
+           style: str | None = None) -> tuple[int, int]:
     """(comparisons, changed decisions) over ``points`` sampled decision points."""
     names = NAMES[:players]
     game = Game(Settings(players=names, deck=preset(deck, players)), seed)
     rng = random.Random(seed)
     bots: dict[str, Bot] = {p: (Peeker(random.Random(i)) if kind == "peeker"
-                                else make_bot(kind, random.Random(f"{seed}:{i}")))
+                                else make_bot(kind, random.Random(f"{seed}:{i}"), style=style))
                             for i, p in enumerate(names)}
     compared = changed = 0
     while not game.over and compared < points:
@@ -92,3 +93,14 @@ def test_bots_do_not_peek(kind: str) -> None:
 def test_the_perturbation_catches_a_peeking_bot() -> None:
     compared, changed = _check("peeker", 6, "basic", 5, 40)
     assert compared >= 20 and changed >= 3
+
+
+@pytest.mark.parametrize(("level", "style"), [(lv, st) for lv in ("heuristic", "strong")
+                                              for st in styles_of(lv)])
+def test_every_style_does_not_peek(level: str, style: str) -> None:
+    """A table of bots draws a style per seat (issue #32): each one's decisions
+    come from the player's view alone, as its level's."""
+    points = 12 if level == "strong" else 40
+    compared, changed = _check(level, 6, "basic", 7, points, style=style)
+    assert compared >= points // 2
+    assert changed == 0, f"{level} in style {style} changed {changed} of {compared} decisions"

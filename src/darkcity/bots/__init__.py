@@ -16,10 +16,13 @@ from darkcity.bots.base import (
     BotError,
     Observation,
     bot_names,
+    draw_style,
     make_bot,
     play_game,
     register,
+    styles_of,
 )
+from darkcity.bots.family import FamilyBot, Style
 from darkcity.bots.heuristic import HeuristicBot
 from darkcity.bots.random_bot import RandomBot
 from darkcity.bots.strong import StrongBot
@@ -36,6 +39,7 @@ __all__ = [
     "AlwaysPriestBot",
     "Bot",
     "BotError",
+    "FamilyBot",
     "HeuristicBot",
     "LeaderHunterBot",
     "NeverFleeBot",
@@ -44,8 +48,11 @@ __all__ = [
     "RetunedBot",
     "SkittishBot",
     "StrongBot",
+    "Style",
     "bot_names",
+    "draw_style",
     "make_bot",
     "play_game",
     "register",
+    "styles_of",
 ]

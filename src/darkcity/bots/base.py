@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import abc
 import random
+from collections.abc import Callable
 from typing import ClassVar, Final, TypeVar
 
 from darkcity.bots.play import BotError, Observation, play_game
@@ -38,9 +39,12 @@ __all__ = [
     "Observation",
     "bot_names",
     "card_of",
+    "draw_style",
     "make_bot",
     "play_game",
     "register",
+    "register_styles",
+    "styles_of",
 ]
 
 
@@ -70,6 +74,10 @@ class Bot(abc.ABC):
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
+        #: the style this seat drew (``make_bot(..., style=...)``; "" for the level's
+        #: reference mind) and what it means, in English (``i18n._`` marks it)
+        self.style = ""
+        self.style_description = ""
 
     @abc.abstractmethod
     def step(self, obs: Observation) -> Decision:
@@ -102,9 +110,41 @@ def bot_names(*, variants: bool = False) -> tuple[str, ...]:
                         key=lambda n: (BOTS[n].level, BOTS[n].variant, n)))
 
 
-def make_bot(name: str, rng: random.Random) -> Bot:
-    """A new bot of the registered kind ``name``."""
+#: level -> (its style names, a factory of a bot of that level in a style)
+_STYLED: Final[dict[str, tuple[tuple[str, ...], Callable[[random.Random, str], Bot]]]] = {}
+
+
+def register_styles(level: str, names: tuple[str, ...],
+                    factory: Callable[[random.Random, str], Bot]) -> None:
+    """The styles a bot of ``level`` can play in (:mod:`darkcity.bots.family`)."""
+    _STYLED[level] = (names, factory)
+
+
+def styles_of(level: str) -> tuple[str, ...]:
+    """The styles a seat of ``level`` draws from (none: one mind only)."""
+    got = _STYLED.get(level)
+    return got[0] if got else ()
+
+
+def draw_style(level: str, rng: random.Random) -> str | None:
+    """A style for one bot seat of ``level`` (None when the level has none): what a
+    server or the terminal passes to :func:`make_bot`, so that a table of bots is
+    not five copies of one mind."""
+    names = styles_of(level)
+    return names[rng.randrange(len(names))] if names else None
+
+
+def make_bot(name: str, rng: random.Random, *, style: str | None = None) -> Bot:
+    """A new bot of the registered kind ``name`` (in ``style``, one of
+    :func:`styles_of` ``(name)``; None: the level's reference mind, what the
+    simulator and the tests measure)."""
     cls = BOTS.get(name)
     if cls is None:
         raise BotError(f"unknown bot {name!r} (known: {', '.join(bot_names())})")
-    return cls(rng)
+    if style is None:
+        return cls(rng)
+    got = _STYLED.get(name)
+    if got is None or style not in got[0]:
+        known = ", ".join(got[0]) if got else "none"
+        raise BotError(f"bot {name!r} has no style {style!r} (its styles: {known})")
+    return got[1](rng, style)

@@ -8,7 +8,9 @@ and the report gives, per (deck, players):
   intervals over deals;
 * how often each victory condition is met by a winner;
 * how often a game is won by one role alone: a winner meeting no condition but
-  four XP in a single row (bots have won real games with four Priests).
+  four XP in a single row (bots have won real games with four Priests); when one
+  row wins most games so, the report says it in a sentence
+  (:meth:`~darkcity.sim.stats.Summary.same_row`).
 
 Written as ``balance.json``, ``balance.html`` and, with matplotlib,
 ``balance.png`` (goal rate per role and deck).
@@ -50,6 +52,7 @@ class BalanceRow:
             "conditions": s.conditions,
             "one_role_alone": sum(s.solo.values()),
             "one_role_alone_by_role": s.solo,
+            "same_row": s.same_row(),
             "seat_share": s.seat_share, "seat_ci": s.seat_ci,
         }
 
@@ -116,6 +119,9 @@ def _html(rows: Sequence[BalanceRow], path: Path, png: Path | None) -> Path:
                      f"{d['nights_mean']:.2f}; won by one role alone "
                      f"{d['one_role_alone']:.3f} of the games "
                      f"{html.escape(json.dumps(solo))}</p>")
+        if r.summary.same_row():
+            parts.append(f'<p class="same-row"><strong>'
+                         f'{html.escape(r.summary.same_row_note())}</strong></p>')
         parts.append("<table><tr><th>role</th><th>nights</th><th>goal rate</th><th>95% CI</th>"
                      "<th>win share, last night</th><th>95% CI</th></tr>")
         for role, v in d["roles"].items():

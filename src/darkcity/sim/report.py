@@ -165,6 +165,8 @@ def write_html(summary: Summary, path: Path, png: Path | None = None) -> Path:
             + "<h3>Victory conditions</h3>"
             + _svg_bars(list(s.conditions), list(s.conditions.values()), vmax=1.0))
     cfg = html.escape(json.dumps(s.config))
+    note = (f'<p class="same-row"><strong>{html.escape(s.same_row_note())}</strong></p>'
+            if s.same_row() else "")
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>darkcity simulation</title>
 <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse;margin:1em 0}}
@@ -176,7 +178,7 @@ Fair share {fair:.4f}. Nights per game: mean {s.nights_mean:.2f}, median {s.nigh
 90th percentile {s.nights_p90:g}. Full withdrawals per night: {s.withdrawals_per_night:.3f}.</p>
 <p>Intervals are 95% over deals (the independent unit: a deal's rotations share its
 shuffles, and the seats of one bot share a table's win).</p>
-<h2>Bots</h2>{bots}
+{note}<h2>Bots</h2>{bots}
 <h2>Goal rate per bot and role (95% CI over deals)</h2>{bot_roles}
 <h2>Charts</h2>{charts}
 <h2>Roles</h2>{roles}

@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from darkcity.bots import bot_names, make_bot, play_game
+from darkcity.bots import Bot, bot_names, draw_style, make_bot, play_game, styles_of
 from darkcity.cast import Role
 from darkcity.deck import parse_deck
 from darkcity.game import Game
@@ -32,7 +32,10 @@ NAMES = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana")
 
 
 def parse_bots(text: str, players: int) -> tuple[str, ...]:
-    """``strong,heuristic*5`` -> six names; a short list is filled with its last name."""
+    """``strong,heuristic*5`` -> six names; a short list is filled with its last name.
+
+    ``heuristic:bold`` is a level in one of its styles (:func:`darkcity.bots.styles_of`);
+    ``heuristic:any`` draws a style for each seat of each game (a table of people)."""
     out: list[str] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
@@ -47,8 +50,13 @@ def parse_bots(text: str, players: int) -> tuple[str, ...]:
         raise ValueError("no bots given")
     known = bot_names(variants=True)
     for b in out:
-        if b not in known:
-            raise ValueError(f"unknown bot {b!r} (known: {', '.join(known)})")
+        level, _, style = b.partition(":")
+        if level not in known:
+            raise ValueError(f"unknown bot {level!r} (known: {', '.join(known)})")
+        if style and style != "any" and style not in styles_of(level):
+            styles = styles_of(level)
+            raise ValueError(f"{b!r}: {level} has no style {style!r} (its styles: "
+                             f"{', '.join((*styles, 'any')) if styles else 'none'})")
     if len(out) > players:
         raise ValueError(f"{len(out)} bots for {players} seats")
     out += [out[-1]] * (players - len(out))
@@ -111,12 +119,24 @@ def play_deal(cfg: SimConfig, deal: int) -> list[GameOutcome]:
     out = []
     for r in range(n):
         seat_bot = [(s - r) % n for s in range(n)]  # seat -> bot index
-        bots = {names[s]: make_bot(cfg.bots[b], random.Random(
-            f"darkcity:sim:{cfg.seed}:{deal}:{r}:{b}")) for s, b in enumerate(seat_bot)}
+        bots = {names[s]: _make(cfg.bots[b], f"darkcity:sim:{cfg.seed}:{deal}:{r}:{b}")
+                for s, b in enumerate(seat_bot)}
         game = Game(settings, f"{cfg.seed}:deal:{deal}")
         play_game(game, bots, check=True, max_nights=cfg.max_nights)
         out.append(_outcome(game, deal, r, seat_bot))
     return out
+
+
+def _make(name: str, seed: str) -> Bot:
+    """A bot by name: ``level``, ``level:style`` or ``level:any`` (a style drawn for
+    the seat, from its own stream: the bot's is the same as without a style)."""
+    level, _, style = name.partition(":")
+    if not style:
+        return make_bot(level, random.Random(seed))
+    if style == "any":
+        return make_bot(level, random.Random(seed),
+                        style=draw_style(level, random.Random(f"{seed}:style")))
+    return make_bot(level, random.Random(seed), style=style)
 
 
 def _outcome(game: Game, deal: int, rotation: int, seat_bot: Sequence[int]) -> GameOutcome:

@@ -83,8 +83,28 @@ class Summary:
     solo: dict[str, float]  # role -> fraction of games won by four XP in that row alone
     withdrawals_per_night: float
 
+    def same_row(self, most: float = 0.5) -> tuple[str, float] | None:
+        """The row that won more than ``most`` of the games alone (four XP in it and
+        no other condition), with its share; None when no row did. A table whose
+        bots win so (four Priests, game after game) is monotonous to play with."""
+        if not self.solo:
+            return None
+        row = max(self.solo, key=lambda r: (self.solo[r], r))
+        return (row, self.solo[row]) if self.solo[row] > most else None
+
+    def same_row_note(self, most: float = 0.5) -> str:
+        """:meth:`same_row` as a sentence for the reports ("" when no row did)."""
+        got = self.same_row(most)
+        if got is None:
+            return ""
+        row, share = got
+        return (f"Bots won by four XP in the {row} row alone in {share:.0%} of the games: "
+                "at this table one plan wins most games, and players who do not follow "
+                "it rarely come close.")
+
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
+        out["same_row"] = self.same_row()
         out["nights_hist"] = {str(k): v for k, v in sorted(self.nights_hist.items())}
         out["interval"] = ("95%, per deal: Wilson on the Kish effective sample size from "
                            "the cluster-robust variance over deals")

@@ -1,0 +1,259 @@
+"""A league that searches for the strong bot's exploiters (AlphaStar's league, PSRO).
+
+Each round:
+
+1. **Search**: CMA-ES (the ``cma`` package, ``pip install -e ".[league]"``)
+   searches the heuristic family (:class:`~darkcity.bots.family.Style`: draft
+   rates, withdrawals, aims at the leader, bluffs, temperature) for the best
+   response to the current strong bot: a candidate plays as the single seat at a
+   table of ``players - 1`` strong bots. Every candidate of a run meets the same
+   duplicate deals (common random numbers: the same shuffles and the same bots'
+   random streams), so two candidates differ by their play, not by their luck.
+2. **Check**: the round's best candidate plays again on fresh deals (the search's
+   best is flattered by its selection); it joins the population when its share
+   there is above the fair share (ratio > 1.0).
+3. **Answer**: a few strong-bot settings (:data:`STRONG_CANDIDATES`, the opponent
+   model's knobs) each play as the single seat against every member of the
+   population (tables of ``players - 1`` copies); the best mean ratio becomes the
+   strong bot the next round searches against.
+
+The league stops when a round's search finds nothing above 1.0x on its check
+deals, or after ``rounds``. Its state, every generation included, is written to
+a JSON file after each step; a run started again with the same file and options
+carries on where it stopped (CMA-ES is replayed from the generations kept: the
+same seed asks the same points).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any, Final
+
+from darkcity.bots import BOTS, Observation
+from darkcity.bots.family import FamilyBot, Style
+from darkcity.bots.strong import StrongBot, StrongParams, load_params
+from darkcity.decisions import Decision
+from darkcity.sim.runner import SimConfig, run
+from darkcity.sim.stats import summarize
+
+__all__ = ["STRONG_CANDIDATES", "LeagueConfig", "Score", "league", "population_styles",
+           "register_strong", "register_style", "single_seat", "standings", "strong_knobs"]
+
+#: The strong bot's answers tried each round: its opponent model's knobs.
+STRONG_CANDIDATES: Final[Mapping[str, Mapping[str, Any]]] = {
+    "as-is": {},
+    "loose-draft-model": {"picker_eps": 0.2},  # trusts the heuristic's draft less
+    "more-leader-worlds": {"aim_leader": 0.3},
+    "deny-more": {"deny": 0.8},
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueConfig:
+    players: int = 6
+    rounds: int = 1
+    generations: int = 3
+    popsize: int = 6
+    deals: int = 2  # duplicate deals per candidate (deals x players games)
+    check_deals: int = 4  # fresh deals for the round's best candidate
+    answer_deals: int = 2  # deals per strong answer and population member
+    sigma: float = 0.5
+    seed: int = 1
+    workers: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The single seat's win share over the fair share, with its per-deal interval."""
+
+    ratio: float
+    low: float
+    high: float
+    games: int
+
+    def __str__(self) -> str:
+        return f"{self.ratio:.2f}x [{self.low:.2f}, {self.high:.2f}] ({self.games} games)"
+
+
+def register_style(name: str, style: Style) -> str:
+    """A family member playable by name in the simulator (this process and its
+    forked workers)."""
+
+    class Member(FamilyBot):
+        level = 1
+        variant = True
+
+        def __init__(self, rng: random.Random) -> None:
+            super().__init__(rng, style)
+
+    Member.name = name
+    Member.__name__ = f"Member_{name.replace('-', '_').replace(':', '_')}"
+    BOTS[name] = Member
+    return name
+
+
+def register_strong(name: str, params: StrongParams) -> str:
+    """A strong bot with these parameters, playable by name."""
+
+    class Frozen(StrongBot):
+        level = 2
+        variant = True
+
+        def __init__(self, rng: random.Random) -> None:
+            super().__init__(rng, params)
+
+        def step(self, obs: Observation) -> Decision:
+            return super().step(obs)
+
+    Frozen.name = name
+    Frozen.__name__ = f"Strong_{name.replace('-', '_').replace(':', '_')}"
+    BOTS[name] = Frozen
+    return name
+
+
+def single_seat(bot: str, others: str, *, players: int, deals: int, seed: str,
+                workers: int = 1) -> Score:
+    """``bot`` as the single seat against ``players - 1`` copies of ``others``, on
+    ``deals`` duplicate deals of ``seed``."""
+    cfg = SimConfig(players=players, bots=(bot, *[others] * (players - 1)),
+                    games=deals * players, seed=seed)
+    s = summarize(cfg, run(cfg, workers=workers)).bots[0]
+    return Score(s.ratio, s.ratio_ci[0], s.ratio_ci[1], cfg.total_games)
+
+
+def _score_json(s: Score) -> dict[str, float]:
+    return {"ratio": round(s.ratio, 4), "low": round(s.low, 4), "high": round(s.high, 4),
+            "games": s.games}
+
+
+def league(cfg: LeagueConfig, out: Path, *, log: Callable[[str], None] = print,
+           population: Sequence[Style] = ()) -> dict[str, Any]:
+    """Run (or carry on) the league; its state is written to ``out`` after each step."""
+    import cma  # type: ignore[import-untyped]  # the optional extra, only here
+
+    state: dict[str, Any] = {"config": asdict(cfg), "rounds": [],
+                             "population": [s.to_json() for s in population],
+                             "strong": {}}
+    if out.exists():
+        old = json.loads(out.read_text("utf-8"))
+        if old.get("config", {}) | {"rounds": cfg.rounds} != asdict(cfg) | {"rounds": cfg.rounds}:
+            raise ValueError(f"{out}: written by a league of other options "
+                             f"({old.get('config')}); give another --out or the same options")
+        state = old
+
+    def save() -> None:
+        out.write_text(json.dumps(state, indent=1) + "\n", "utf-8")
+
+    n = cfg.players
+    for k in range(cfg.rounds):
+        if k < len(state["rounds"]) and state["rounds"][k].get("done"):
+            continue
+        if k == len(state["rounds"]):
+            if state["rounds"] and state["rounds"][-1].get("stopped"):
+                log(f"round {k}: the last search found nothing above 1.0x; the league stops")
+                break
+            state["rounds"].append({"round": k, "generations": []})
+        rnd = state["rounds"][k]
+        strong_params = replace(load_params(), **state["strong"])
+        target = register_strong(f"league-strong-{k}", strong_params)
+        rnd["strong"] = dict(state["strong"])
+        # 1. the search: CMA-ES over the family, replayed from the kept generations
+        x0 = Style().vector()
+        es = cma.CMAEvolutionStrategy(x0, cfg.sigma, {
+            "popsize": cfg.popsize, "seed": cfg.seed * 1000 + k + 1, "verbose": -9})
+        seed = f"league:{cfg.seed}:{k}:search"
+        for g in range(cfg.generations):
+            xs = es.ask()
+            if g < len(rnd["generations"]):
+                kept = rnd["generations"][g]
+                es.tell([list(x) for x in kept["points"]], [-r for r in kept["ratios"]])
+                continue
+            ratios = []
+            for i, x in enumerate(xs):
+                name = register_style(f"league-cand-{k}-{g}-{i}", Style.from_vector(x))
+                ratios.append(single_seat(name, target, players=n, deals=cfg.deals,
+                                          seed=seed, workers=cfg.workers).ratio)
+            es.tell(xs, [-r for r in ratios])
+            rnd["generations"].append({"points": [[round(float(v), 6) for v in x] for x in xs],
+                                       "ratios": [round(r, 4) for r in ratios]})
+            best = max(range(len(ratios)), key=lambda i: ratios[i])
+            log(f"round {k} generation {g}: best {ratios[best]:.2f}x, mean "
+                f"{sum(ratios) / len(ratios):.2f}x over {len(ratios)} candidates "
+                f"({cfg.deals * n} games each, the same deals)")
+            save()
+        # 2. the round's best candidate, checked on fresh deals
+        if "find" not in rnd:
+            pts = [(r, p) for gen in rnd["generations"]
+                   for r, p in zip(gen["ratios"], gen["points"], strict=True)]
+            r_best, p_best = max(pts, key=lambda t: t[0])
+            style = Style.from_vector(p_best, name=f"exploiter-{k}")
+            name = register_style(f"league-find-{k}", style)
+            check = single_seat(name, target, players=n, deals=cfg.check_deals,
+                                seed=f"league:{cfg.seed}:{k}:check", workers=cfg.workers)
+            rnd["find"] = {"style": style.to_json(), "search_ratio": r_best,
+                           "check": _score_json(check), "added": check.ratio > 1.0}
+            log(f"round {k}: best find {r_best:.2f}x in the search, {check} on fresh deals")
+            if check.ratio > 1.0:
+                state["population"].append(style.to_json())
+            else:
+                rnd["stopped"] = True
+            save()
+        # 3. the strong bot's answer against the population
+        if "answer" not in rnd and state["population"]:
+            members = [register_style(f"league-member-{i}", Style.from_json(s))
+                       for i, s in enumerate(state["population"])]
+            table: dict[str, dict[str, Any]] = {}
+            for cand, knobs in STRONG_CANDIDATES.items():
+                params = replace(load_params(), **{**state["strong"], **knobs})
+                bot = register_strong(f"league-answer-{k}-{cand}", params)
+                scores = {m: single_seat(bot, m, players=n, deals=cfg.answer_deals,
+                                         seed=f"league:{cfg.seed}:{k}:answer",
+                                         workers=cfg.workers) for m in members}
+                mean = sum(s.ratio for s in scores.values()) / len(scores)
+                table[cand] = {"mean": round(mean, 4),
+                               "members": {m: _score_json(s) for m, s in scores.items()}}
+                log(f"round {k}: strong {cand} against the population: mean {mean:.2f}x; "
+                    + ", ".join(f"{m} {s}" for m, s in scores.items()))
+            best_c = max(table, key=lambda c: (table[c]["mean"], c == "as-is"))
+            rnd["answer"] = {"table": table, "chosen": best_c}
+            state["strong"] = {**state["strong"], **STRONG_CANDIDATES[best_c]}
+            save()
+        rnd["done"] = True
+        save()
+        if rnd.get("stopped"):
+            log(f"round {k}: nothing above 1.0x on the check deals; the league stops")
+            break
+    return state
+
+
+def strong_knobs(state: Mapping[str, Any]) -> StrongParams:
+    """The strong bot the league ended with."""
+    return replace(load_params(), **dict(state.get("strong", {})))
+
+
+def population_styles(state: Mapping[str, Any]) -> list[Style]:
+    return [Style.from_json(s) for s in state.get("population", [])]
+
+
+def standings(state: Mapping[str, Any], *, players: int, deals: int, seed: int | str,
+              workers: int = 1, log: Callable[[str], None] = print,
+              extra: Sequence[str] = ()) -> dict[str, dict[str, Any]]:
+    """The league's strong bot against every member (and the ``extra`` bots by
+    name): the strong bot as the single seat among ``players - 1`` of the member,
+    and the member as the single seat among strong bots, on the same deals."""
+    strong = register_strong("league-strong-final", strong_knobs(state))
+    names = [register_style(f"league-member-{i}", st)
+             for i, st in enumerate(population_styles(state))] + list(extra)
+    out: dict[str, dict[str, Any]] = {}
+    for m in names:
+        a = single_seat(strong, m, players=players, deals=deals,
+                        seed=f"league:{seed}:standings", workers=workers)
+        b = single_seat(m, strong, players=players, deals=deals,
+                        seed=f"league:{seed}:standings", workers=workers)
+        out[m] = {"strong_vs_member": _score_json(a), "member_vs_strong": _score_json(b)}
+        log(f"{m}: strong among five of it {a}; it among five strong {b}")
+    return out
