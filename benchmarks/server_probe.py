@@ -31,11 +31,12 @@ from typing import Any
 import uvicorn
 
 from darkcity.server import ServerConfig, create_app
+from darkcity.server import manager as M
 from darkcity.server import rooms as R
 from darkcity.server import storage as S
 
 TIMES: dict[str, list[float]] = collections.defaultdict(list)
-HOT = [(R.Room, "_broadcast_now"), (R.Room, "tick"), (R.RoomManager, "tick"),
+HOT = [(R.Room, "_broadcast_now"), (R.Room, "tick"), (M.RoomManager, "tick"),
        (S.Storage, "append_decision"), (S.Storage, "save_room"), (R.Room, "_progress_now"),
        (R.Room, "send_state"), (R.Room, "decide"), (R.Room, "connect"), (R.Room, "_lobby_now")]
 

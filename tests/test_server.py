@@ -19,8 +19,10 @@ pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 
 from darkcity.server.config import ServerConfig
+from darkcity.server.conn import Conn
+from darkcity.server.manager import RoomManager
 from darkcity.server.protocol import CreateRoom
-from darkcity.server.rooms import Conn, Refusal, Room, RoomManager, _localize
+from darkcity.server.rooms import Refusal, Room, _localize
 from darkcity.server.storage import Storage
 from darkcity.views import view
 

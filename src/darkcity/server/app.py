@@ -30,9 +30,10 @@ from darkcity.server.companion import companion_router
 from darkcity.server.config import ServerConfig
 from darkcity.server.headers import SecurityHeaders
 from darkcity.server.limits import PerAddress, Sockets, mask_credentials_in_logs
+from darkcity.server.manager import PACES, RoomManager
 from darkcity.server.preview import with_preview
 from darkcity.server.qr import qr_router
-from darkcity.server.rooms import PACES, Refusal, Room, RoomManager
+from darkcity.server.rooms import Refusal, Room
 from darkcity.server.share import share_base
 from darkcity.server.text import catalog
 from darkcity.server.thinking import BotPool

@@ -54,7 +54,8 @@ import orjson
 from sqlalchemy.exc import IntegrityError
 
 from darkcity.server.config import ServerConfig
-from darkcity.server.rooms import CODE_ALPHABET, CODE_LENGTH, Room, RoomManager
+from darkcity.server.manager import CODE_ALPHABET, CODE_LENGTH, RoomManager
+from darkcity.server.rooms import Room
 from darkcity.server.storage import Storage, Superseded
 
 __all__ = ["Cluster", "FencedStorage", "Routes", "make_storage", "pack", "room_code", "unpack"]

@@ -24,7 +24,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
 from darkcity.server.config import ServerConfig
-from darkcity.server.rooms import CODE_ALPHABET, CODE_LENGTH
+from darkcity.server.manager import CODE_ALPHABET, CODE_LENGTH
 from darkcity.server.share import share_base
 
 __all__ = ["qr_router", "qr_svg"]

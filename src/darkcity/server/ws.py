@@ -25,8 +25,10 @@ from darkcity.i18n import msg, negotiate, translator
 from darkcity.server import protocol as p
 from darkcity.server.common import NO_ROOM, client_address, validation_message
 from darkcity.server.config import ServerConfig
+from darkcity.server.conn import Conn, plain
 from darkcity.server.limits import Sockets
-from darkcity.server.rooms import Conn, Refusal, Room, RoomManager, plain
+from darkcity.server.manager import RoomManager
+from darkcity.server.rooms import Refusal, Room
 
 __all__ = ["serve_socket"]
 

@@ -1,0 +1,82 @@
+"""One open WebSocket as a room sees it: its reader, and the queue of what it is sent.
+
+A room calls :meth:`Conn.send` (never awaits); the socket's writer
+(:mod:`darkcity.server.ws`) takes the messages from the queue. A decision's
+acknowledgement rides on the next message that can carry it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Final
+
+from darkcity.i18n import Message, Translator, translator
+from darkcity.server.protocol import unfold
+from darkcity.views import View
+
+__all__ = ["Conn", "plain"]
+
+_CARRIES_ACK: Final = frozenset(("state", "count", "progress"))  # an ack rides on these
+
+
+def plain(message: dict[str, Any]) -> dict[str, Any]:
+    """A message as the client receives it (views become plain data; a welcome's
+    nested ``state`` too)."""
+    v = message.get("view")
+    if isinstance(v, View):
+        message = {**message, "view": v.to_dict()}
+    state = message.get("state")
+    if isinstance(state, dict):
+        message = {**message, "state": plain(state)}
+    return message
+
+
+class Conn:
+    """One open websocket: its reader and its outgoing queue."""
+
+    def __init__(self, lang: str, queue_size: int) -> None:
+        self.member: int | None = None
+        self.t: Translator = translator(lang)
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(queue_size)
+        self.nights_sent = 0  # finished nights this reader already holds
+        self.dropped = False
+        self.opened = time.monotonic()
+        self.sent: list[dict[str, Any]] | None = None  # tests: record every message
+        self.acks: list[dict[str, Any]] = []  # decisions stored, not yet acknowledged
+
+    def ack(self, ref: str | None, at: int, seq: int) -> None:
+        """A decision of this reader's is stored: its ``ack {ref, at, seq}`` rides on the
+        next ``state``, ``count`` or ``progress`` this reader gets (the room sends one
+        at once; :meth:`flush_acks` sends any left on its own)."""
+        self.acks.append({"ref": ref, "at": at, "seq": seq})
+
+    def flush_acks(self) -> None:
+        """Acknowledgements nothing carried: each in an ``ack`` message of its own."""
+        while self.acks:
+            self.send({"type": "ack", **self.acks[0], "server_time": time.time()})
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.dropped:
+            return
+        if self.acks:
+            kind = message.get("type")
+            if kind == "ack":
+                self.acks.pop(0)
+            elif kind in _CARRIES_ACK:
+                while len(self.acks) > 1:  # (two decisions at once: the older alone)
+                    self.send({"type": "ack", **self.acks[0], "server_time": time.time()})
+                message = {**message, "ack": self.acks.pop()}
+        if self.sent is not None:  # as the reader takes them (a welcome, then its state)
+            self.sent.extend(unfold(plain(message)))
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:  # a client that cannot keep up is dropped
+            self.dropped = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+    def error(self, code: str, message: Message, ref: str | None = None) -> None:
+        self.send({"type": "error", "code": code, "message": self.t.render(message),
+                   **message.to_json(), "ref": ref})

@@ -1,0 +1,274 @@
+"""Every room of this server: created, loaded from the database (replayed), ticked,
+and let go of memory when nobody is connected."""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, Final
+
+from darkcity.decisions import decision_from_dict
+from darkcity.deck import Deck, DeckError, parse_card, preset
+from darkcity.game import Game
+from darkcity.i18n import msg
+from darkcity.server.bots import LEVELS
+from darkcity.server.config import ServerConfig
+from darkcity.server.rooms import (
+    Member,
+    Refusal,
+    Room,
+    RoomConfig,
+    _deck_reason,
+    check_name,
+)
+from darkcity.server.storage import Storage, Superseded
+from darkcity.server.thinking import BotPool
+from darkcity.settings import Settings
+
+log = logging.getLogger("darkcity.server")
+
+__all__ = ["CODE_ALPHABET", "CODE_LENGTH", "PACES", "RoomManager"]
+
+#: The Mayor's pace: (seconds to decide, seconds per beat of "1, 2, 3, now!").
+PACES: Final[dict[str, tuple[float, float]]] = {
+    "relaxed": (90.0, 1.0),
+    "normal": (45.0, 0.8),
+    "fast": (20.0, 0.6),
+}
+CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH: Final = 6
+
+
+class RoomManager:
+    """Every room of this server: created, loaded from the database, ticked."""
+
+    def __init__(self, storage: Storage, config: ServerConfig,
+                 clock: Callable[[], float] = time.time, pool: BotPool | None = None) -> None:
+        self.storage = storage
+        self.config = config
+        self.clock = clock
+        self.pool = pool  # the bots' worker processes (None: bots think on the loop)
+        self.rooms: dict[str, Room] = {}
+        self.lazy = True  # get() loads a stored room; a cluster loads only with the lease
+        self.quiet: dict[str, float] = {}  # code -> since when nobody is connected
+        self.failing: dict[str, float] = {}  # code -> when its clock last failed (logged)
+        self._swept = 0.0
+
+    def _make_room(self) -> None:
+        """Room in memory for one more: the room nobody has been connected to longest
+        (not a game in progress, whose clock runs) leaves memory if the server is full;
+        it stays in the database. Raises ``busy`` when every room is in use."""
+        if len(self.rooms) < self.config.max_rooms:
+            return
+        now = self.clock()
+        idle = [(self.quiet.get(code, now), code) for code, room in self.rooms.items()
+                if not room.conns and room.status != "playing"]
+        if not idle:
+            raise Refusal("busy", msg("The server holds too many rooms; try later."))
+        self._evict(min(idle)[1])
+
+    def _evict(self, code: str) -> None:
+        self.rooms.pop(code, None)
+        self.quiet.pop(code, None)
+        self.failing.pop(code, None)
+
+    def _paced(self, decide_s: float, beat_s: float, bot_delay_s: float) -> \
+            tuple[float, float, float]:
+        """A room's pace numbers raised to the server's floors (``min_*``)."""
+        c = self.config
+        return (max(decide_s, c.min_decide_s), max(beat_s, c.min_beat_s),
+                max(bot_delay_s, c.min_bot_delay_s))
+
+    def create(self, body: Any) -> tuple[Room, Member, str]:
+        """A new room from a :class:`~darkcity.server.protocol.CreateRoom`; its host."""
+        self._make_room()
+        name = check_name(body.name)
+        if body.pace not in PACES and body.pace != "custom":
+            raise Refusal("bad-pace", msg("Unknown pace {pace!r}.", pace=body.pace))
+        if body.timeout_level not in LEVELS:
+            raise Refusal("bad-level", msg("Unknown bot level {level!r}.",
+                                           level=body.timeout_level))
+        decide, beat = PACES.get(body.pace, PACES["normal"])
+        lang = "pt_BR" if body.lang.lower().startswith("pt") else "en"
+        cards: tuple[str, ...] = ()
+        deck_name = body.deck
+        if body.cards is not None and not body.cards:
+            raise Refusal("bad-deck", msg("Choose the cards of the custom cast: none is "
+                                          "chosen."))
+        try:
+            if body.cards:
+                deck_name = "custom"
+                cards = tuple(body.cards)
+                Deck.of([parse_card(k) for k in cards], body.players, "custom")
+            else:
+                preset(body.deck, body.players)
+        except (DeckError, ValueError) as e:
+            raise Refusal("bad-deck", msg("The deck cannot be played: {reason}",
+                                          reason=_deck_reason(e))) from None
+        decide_s, beat_s, bot_delay_s = self._paced(
+            body.decide_s if body.decide_s is not None else decide,
+            body.beat_s if body.beat_s is not None else beat,
+            body.bot_delay_s if body.bot_delay_s is not None else self.config.bot_delay_s)
+        config = RoomConfig(
+            body.players, deck_name, cards, body.pace, decide_s, beat_s, lang,
+            body.timeout_level,
+            body.grace_s if body.grace_s is not None else self.config.grace_s, bot_delay_s)
+        room = self._new_room(config)
+        member, token = room.add_member(name)
+        return room, member, token
+
+    def _new_room(self, config: RoomConfig) -> Room:
+        self._make_room()
+        for _try in range(100):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.rooms and not self.storage.code_taken(code):
+                break
+        room = Room(code, config, self.storage, self.config, clock=self.clock, pool=self.pool)
+        self.storage.create_room(code, config.to_json(), room.lobby_json())
+        self.rooms[code] = room
+        return room
+
+    def again(self, room: Room, member: int | None) -> Room:
+        """"Play again" (the host, once the game is over): a new room with the same
+        settings, the same people in the same seats (their seat links keep working
+        there) and the same bots. Everyone in the old room is pointed at it."""
+        room._require_host(member)
+        if room.status != "over":
+            raise Refusal("not-over", msg("The game is not over yet."))
+        if room.next_code is not None:
+            found = self.get(room.next_code)
+            if found is not None:
+                return found
+        new = self._new_room(replace(room.config))
+        new.members = {i: replace(m) for i, m in room.members.items()}
+        new.bots = dict(room.bots)
+        new.host = room.host
+        new.next_member = room.next_member
+        new._save_lobby()
+        room.next_code = new.code
+        room._save_lobby()
+        room.broadcast_lobby()
+        return new
+
+    def get(self, code: str) -> Room | None:
+        code = code.strip().upper()
+        room = self.rooms.get(code)
+        if room is None and self.lazy and len(code) == CODE_LENGTH and \
+                all(ch in CODE_ALPHABET for ch in code):
+            room = self.load(code)
+        return room
+
+    def load(self, code: str) -> Room | None:
+        """A room from the database: its lobby, and its game replayed from the decisions."""
+        stored = self.storage.load_room(code)
+        if stored is None:
+            return None
+        self._make_room()
+        room = Room(code, RoomConfig.from_json(stored.config), self.storage, self.config,
+                    clock=self.clock, pool=self.pool)
+        lobby = stored.lobby
+        for m in lobby.get("members", []):
+            room.members[int(m["id"])] = Member(int(m["id"]), str(m["name"]),
+                                                str(m["token_hash"]), m.get("seat"))
+        room.bots = {int(k): str(v) for k, v in lobby.get("bots", {}).items()}
+        room.host = lobby.get("host")
+        room.players = tuple(lobby.get("players", ()))
+        room.next_member = int(lobby.get("next_member", len(room.members) + 1))
+        room.chat = [dict(x) for x in lobby.get("chat", ())]
+        room.next_code = lobby.get("next")
+        room.away_told = {int(k): int(v) for k, v in lobby.get("away_told", {}).items()}
+        room.status = stored.status
+        room.seed = stored.seed
+        if stored.status != "lobby" and stored.seed is not None:
+            deck = room.config.make_deck()
+            game = Game(Settings(players=room.players, deck=deck), stored.seed)
+            stored_as: list[tuple[int, str]] = []  # each decision's seq and source
+            for d in self.storage.decisions(code):
+                if d.source == "change":  # replaces its player's last decision
+                    player = d.doc.get("player")
+                    last = max(i for i, x in enumerate(room.history) if x.get("player") == player)
+                    del room.history[last]
+                    del stored_as[last]
+                room.history.append(d.doc)
+                stored_as.append((d.seq, d.source))
+                room.seq += 1
+            for doc, (seq, source) in zip(room.history, stored_as, strict=True):
+                night = game.night
+                game.do(decision_from_dict(doc))
+                # (nothing a bot played for a member is forgotten: away past the grace,
+                # or out of time with no page open; what a page was told live is
+                # before its member's ``away_told``)
+                if source in ("away", "timeout"):
+                    room.note_away(str(doc.get("player")), night, seq)
+            room.game = game
+            dp = game.decision_point()
+            room.shown_dp = dp.id
+            room._last_phase = dp.phase
+            room._last_night = game.night
+            now = self.clock()
+            # After a restart the players get the grace period again to come back: a
+            # deadline that passed while the server was down is moved on.
+            grace = now + max(room.config.grace_s, self.config.min_decide_s)
+            if stored.deadline_dp == dp.id and stored.deadline is not None:
+                room.deadline, room.deadline_dp = max(stored.deadline, grace), dp.id
+            elif not game.over:
+                room.deadline, room.deadline_dp = max(now + room.config.decide_s, grace), dp.id
+            if room.deadline is not None and room.deadline != stored.deadline:
+                self.storage.save_room(code, deadline=(room.deadline, dp.id))
+            for mid in room.members:  # nobody is connected after a restart
+                room.away[mid] = now
+            room._schedule_bots()
+        self.rooms[code] = room
+        return room
+
+    def load_active(self) -> int:
+        """Load every room with a game in progress (at start-up), so its clock runs."""
+        codes = self.storage.active_codes()
+        for code in codes:
+            if code not in self.rooms:
+                try:
+                    self.load(code)
+                except Refusal:
+                    log.error("max_rooms (%d) reached: %d games in progress were not "
+                              "resumed", self.config.max_rooms, len(codes) - len(self.rooms))
+                    break
+                except Exception:  # one unreadable room must not keep the others down
+                    log.exception("room %s could not be resumed", code)
+        return len(codes)
+
+    def tick(self) -> None:
+        """Every room's clock; a room whose tick fails is logged and the others go on."""
+        now = self.clock()
+        for room in list(self.rooms.values()):
+            if room.status == "playing" or room.reveal_at is not None:
+                try:
+                    room.tick()
+                except Superseded:  # another process ran it meanwhile (logged): let go
+                    continue
+                except Exception:
+                    if now - self.failing.get(room.code, -math.inf) >= 60:  # once a minute
+                        self.failing[room.code] = now
+                        log.exception("room %s: its clock failed", room.code)
+        if now - self._swept >= 1.0:
+            self._swept = now
+            self._sweep(now)
+
+    def _sweep(self, now: float) -> None:
+        """Rooms nobody has been connected to for ``idle_room_s`` leave memory (not games
+        in progress: their clock runs); the database keeps them."""
+        for code, room in list(self.rooms.items()):
+            if room.conns:
+                self.quiet.pop(code, None)
+                continue
+            since = self.quiet.setdefault(code, now)
+            if room.status != "playing" and now - since >= self.config.idle_room_s:
+                self._evict(code)
+
+
+def new_rng() -> random.Random:
+    return random.Random(secrets.randbits(64))
