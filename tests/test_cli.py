@@ -193,3 +193,33 @@ def test_malformed_input_is_refused_without_traceback(tmp_path: Path, data: byte
     f = tmp_path / "round.json"
     f.write_bytes(data)
     assert_refused(run(str(f)))
+
+
+def _imports_of(path: Path) -> set[str]:
+    """The modules ``path`` imports (at the top or inside a function), as written."""
+    import ast
+
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            if node.module == "darkcity":  # from darkcity import cli
+                found.update(f"darkcity.{a.name}" for a in node.names)
+    return found
+
+
+def test_the_command_modules_do_not_import_their_package_back() -> None:
+    """Issue #27: ``darkcity.cli`` imports its command modules and registers them; a
+    command module imports ``darkcity.cli.base`` only, so there is no import circle."""
+    import darkcity.cli as cli
+
+    package = Path(cli.__file__).parent
+    modules = {m.__name__.rpartition(".")[2] for m in cli.COMMAND_MODULES}
+    assert modules == {f.stem for f in package.glob("*.py")} - {"__init__", "base"}
+    for name in sorted(modules):
+        imported = _imports_of(package / f"{name}.py")
+        assert "darkcity.cli" not in imported, name
+        assert {m for m in imported if m.startswith("darkcity.cli.")} == {"darkcity.cli.base"}
+    assert not {m for m in _imports_of(package / "base.py") if m.startswith("darkcity.cli")}

@@ -85,7 +85,7 @@ def test_darkcity_serve_sets_the_share_url_for_every_worker(monkeypatch: pytest.
                                                             ) -> None:
     """``serve`` hands ``ServerConfig`` the address ``share.py`` worked out (and its
     workers the variable); a ``DARKCITY_SHARE_URL`` of the deployment wins."""
-    import darkcity.commands_server as cs
+    import darkcity.cli.server as cs
     import darkcity.server as server
     import darkcity.server.share as share
 

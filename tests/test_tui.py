@@ -383,7 +383,7 @@ def test_no_rule_ids_in_the_terminals_texts() -> None:
 
     src = Path(screens.__file__).parent
     texts = [f.read_text(encoding="utf-8") for f in sorted(src.glob("*.py"))]
-    texts.append((src.parent / "commands_play.py").read_text(encoding="utf-8"))
+    texts.append((src.parent / "cli" / "play.py").read_text(encoding="utf-8"))
     ids = re.compile(r"""["'][^"'\n]*\b[RKD]-\d+\b[^"'\n]*["']""")
     for text in texts:
         assert not ids.search(text), ids.search(text)

@@ -11,7 +11,9 @@
   every night, at the end, on Ctrl-C and on end of input, and resumed with
   :func:`darkcity.tui.loop.resume`;
 * :mod:`darkcity.tui.records` — where records are saved: a new file per game,
-  never an overwrite without asking, the latest unfinished game for ``--resume``.
+  never an overwrite without asking, the latest unfinished game for ``--resume``;
+* :mod:`darkcity.tui.table` — the table companion in the terminal (``darkcity
+  table``): :class:`~darkcity.tui.table.TerminalTable`, one Mayor's session.
 """
 
 from __future__ import annotations

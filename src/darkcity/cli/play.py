@@ -22,7 +22,7 @@ from typing import Annotated, Any
 
 import typer
 
-from darkcity.cli import LangOption, _Command, app, fail, reader
+from darkcity.cli.base import LangOption, LocalizedCommand, fail, reader
 from darkcity.i18n import Message, Translator, _, msg
 
 try:  # Typer vendors click (its own copy of the exceptions) in recent versions
@@ -30,7 +30,10 @@ try:  # Typer vendors click (its own copy of the exceptions) in recent versions
 except ImportError:  # pragma: no cover - a Typer on the real click
     import click.exceptions as _click_errors  # type: ignore[no-redef]
 
-__all__ = ["play"]
+__all__ = ["commands", "play"]
+
+#: This module's commands (:mod:`darkcity.cli` registers them on its app).
+commands = typer.Typer()
 
 #: The bots' names, in seating order after the humans.
 BOT_NAMES = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred", "Gil", "Hana", "Iara", "Juca",
@@ -74,7 +77,7 @@ def _usage_message(e: Any) -> Message:
     return msg("{error}", error=e.format_message())
 
 
-class _PlayCommand(_Command):
+class _PlayCommand(LocalizedCommand):
     """``play``'s command: a bare ``--resume`` means the latest unfinished game, and
     the parser's own errors are one line like every other refusal."""
 
@@ -149,9 +152,9 @@ def _names(humans: str | None, name: str | None, t: Translator) -> tuple[str, ..
     return names
 
 
-@app.command(cls=_PlayCommand,
-             help=_("Play a game in the terminal: you against bots, or several players "
-                    "hot-seat at one keyboard."))
+@commands.command(cls=_PlayCommand,
+                  help=_("Play a game in the terminal: you against bots, or several players "
+                         "hot-seat at one keyboard."))
 def play(
     players: Annotated[str | None, typer.Option(help=_("Number of players, 4 to 8 "
                                                        "(default 6)."))] = None,

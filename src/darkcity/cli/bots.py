@@ -1,4 +1,4 @@
-"""The ``bots`` and ``simulate`` commands (registered on :data:`darkcity.cli.app`).
+"""The ``bots``, ``simulate`` and ``tournament`` commands.
 
 Thin: they forward to :mod:`darkcity.bots` and :mod:`darkcity.sim`. A bad
 option is one line on stderr and exit 2.
@@ -16,17 +16,20 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from darkcity.cli import LangOption, app, fail, reader
+from darkcity.cli.base import LangOption, fail, reader
 from darkcity.deck import DeckError, presets_for
 from darkcity.i18n import Translator, _, error_message, msg
 
 if TYPE_CHECKING:
     from darkcity.sim import Summary
 
-__all__ = ["bots_command", "simulate"]
+__all__ = ["bots_command", "commands", "simulate"]
+
+#: This module's commands (:mod:`darkcity.cli` registers them on its app).
+commands = typer.Typer()
 
 
-@app.command("bots", help=_("List the bots that can play (darkcity simulate --bots)."))
+@commands.command("bots", help=_("List the bots that can play (darkcity simulate --bots)."))
 def bots_command(lang: LangOption = None) -> None:
     from rich.console import Console  # here, not at the top: other commands start faster
     from rich.table import Table
@@ -40,8 +43,8 @@ def bots_command(lang: LangOption = None) -> None:
     Console().print(table)
 
 
-@app.command("simulate", help=_("Play many games between bots and report win rates with 95% "
-                                "intervals, XP per role, victory conditions and game length."))
+@commands.command("simulate", help=_("Play many games between bots and report win rates with 95% "
+                                     "intervals, XP per role, victory conditions and game length."))
 def simulate(
     players: Annotated[int | None, typer.Option(
         help=_("Number of players, 4 to 8 (default 6; with --balance, every size)."),
@@ -224,9 +227,9 @@ def _balance(t: Translator, players: int | None, bots: str, games: int, seed: in
                   highlight=False)
 
 
-@app.command("tournament", help=_("A round-robin between bots on duplicate deals: each bot as "
-                                  "the single seat against every other, a rating table with "
-                                  "intervals, written as JSON, HTML and a plot."))
+@commands.command("tournament", help=_("A round-robin between bots on duplicate deals: each bot as "
+                                       "the single seat against every other, a rating table with "
+                                       "intervals, written as JSON, HTML and a plot."))
 def tournament(
     bots: Annotated[str, typer.Option(
         help=_("The population, separated by commas (default: every bot and variant)."),

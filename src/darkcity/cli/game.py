@@ -1,9 +1,11 @@
-"""The ``selfplay`` and ``replay`` commands (registered on :data:`darkcity.cli.app`).
+"""The ``selfplay`` and ``replay`` commands: whole games and their records.
 
 Thin: they forward to :mod:`darkcity.game` and :mod:`darkcity.record`. A bad
 option or an unreadable record is one line on stderr and exit 2; a record
 that does not replay identically is reported on stdout with exit 1.
-Everything they say follows ``--lang`` (or the locale), like ``adjudicate``.
+``replay`` also checks a table companion's ``darkcity-table/1`` record
+(``darkcity table`` saves one). Everything they say follows ``--lang`` (or
+the locale), like ``adjudicate``.
 """
 
 from __future__ import annotations
@@ -15,10 +17,13 @@ from typing import Annotated, Any
 
 import typer
 
-from darkcity.cli import LangOption, app, fail, reader
-from darkcity.i18n import Message, Translator, _, msg
+from darkcity.cli.base import LangOption, fail, reader
+from darkcity.i18n import Message, Translator, _, error_message, msg
 
-__all__ = ["replay_command", "selfplay"]
+__all__ = ["commands", "replay_command", "selfplay"]
+
+#: This module's commands (:mod:`darkcity.cli` registers them on its app).
+commands = typer.Typer()
 
 EXIT_DIVERGED = 1
 EXIT_INVALID = 2
@@ -37,8 +42,8 @@ def _located(field: str, message: Message) -> Message:
     return msg("{field}: {reason}", field=field, reason=message) if field else message
 
 
-@app.command("selfplay", help=_("Play a whole game with random legal decisions and write its "
-                                "record."))
+@commands.command("selfplay", help=_("Play a whole game with random legal decisions and write its "
+                                     "record."))
 def selfplay(
     players: Annotated[int, typer.Option(help=_("Number of players, 4 to 8."))] = 6,
     seed: Annotated[str, typer.Option(help=_("The seed (an integer or any text)."))] = "0",
@@ -106,8 +111,8 @@ def _load(t: Translator, source: str) -> Any:
                           error=msg("bad JSON: nested too deeply"))) from None
 
 
-@app.command("replay", help=_("Re-play a game record through the engine; report the first "
-                              "divergence."))
+@commands.command("replay", help=_("Re-play a game record through the engine; report the first "
+                                   "divergence."))
 def replay_command(
     record: Annotated[str, typer.Argument(help=_("A darkcity-game/1 record; - for stdin."))],
     night: Annotated[int | None, typer.Option(
@@ -120,9 +125,7 @@ def replay_command(
     t = reader(lang)
     doc = _load(t, record)
     if isinstance(doc, dict) and doc.get("format") == "darkcity-table/1":  # a table companion's
-        from darkcity.commands_table import replay_table_command
-
-        replay_table_command(t, record, doc, night)
+        _replay_table(t, record, doc, night)
         return
     try:
         result = replay(doc)
@@ -154,3 +157,25 @@ def replay_command(
         done = msg("ok: {n} nights replayed identically; game not finished",
                    n=len(game.nights))
     sys.stdout.write(t.render(done) + "\n")
+
+
+def _replay_table(t: Translator, source: str, doc: object, night: int | None) -> None:
+    """``darkcity replay`` for a ``darkcity-table/1`` record: ok or the first
+    divergence (exit 1); ``--night N`` prints that night's narration."""
+    from darkcity.companion.record import describe, narration, replay_table
+    from darkcity.record import RecordError
+
+    try:
+        replayed = replay_table(doc)
+    except RecordError as e:
+        raise fail(t, msg("{source}: {error}", source=source, error=error_message(e))) from None
+    table = replayed.table
+    if night is not None:
+        if not 1 <= night <= len(table.nights):
+            raise fail(t, msg("--night: the record has nights 1 to {last}, not {night}",
+                              last=len(table.nights), night=night))
+        sys.stdout.write("\n".join(narration(table.nights[night - 1], t)) + "\n")
+    else:
+        sys.stdout.write(t.render(describe(replayed)) + "\n")
+    if replayed.divergence is not None:
+        raise typer.Exit(1)

@@ -1,22 +1,20 @@
-"""The ``table`` command: the table companion in the terminal (issue #11).
+"""The table companion in the terminal (``darkcity table``, issue #11): one session.
 
-The same flow as the web companion, drawn with Rich from the same pure model
-(:class:`darkcity.companion.Companion`), for a Mayor with a laptop and the
-physical cards: the seating and the deck from the options, then night after
-night the draft (Death's name typed hidden), the count printed at a steady
-beat and spoken where a speech command exists (``espeak-ng``, ``spd-say``,
-``say``), the gestures typed one line each (``vampire Bia``, ``hunter Bia
-Caio``, ``alien zombie``, ``creature feminine Caio``), the withdrawals, the
-calls in initiative order and the journals. ``undo`` takes the last entry
-back, ``undo night`` the last night; ``correct`` enters one answer again and
-keeps what came after it while it holds (``correct Bia vampire Caio``,
-``correct Bia fled``, ``correct step 4``, ``correct night 1 Bia stayed``);
-``quit`` stops. The table is saved as a
-``darkcity-table/1`` record after every entry; ``--resume`` goes on from it,
-and ``darkcity replay`` checks it.
+:class:`TerminalTable` draws the same flow as the web companion with Rich,
+from the same pure model (:class:`darkcity.companion.Companion`), for a Mayor
+with a laptop and the physical cards: night after night the draft (Death's name
+typed hidden), the count printed at a steady beat and spoken where a speech
+command exists (:func:`speaker`: ``espeak-ng``, ``spd-say``, ``say``), the
+gestures typed one line each (``vampire Bia``, ``hunter Bia Caio``, ``alien
+zombie``, ``creature feminine Caio``), the withdrawals, the calls in initiative
+order and the journals. ``undo`` takes the last entry back, ``undo night`` the
+last night; ``correct`` enters one answer again and keeps what came after it
+while it holds (``correct Bia vampire Caio``, ``correct Bia fled``, ``correct
+step 4``, ``correct night 1 Bia stayed``); ``quit`` stops (:class:`Quit`). The
+table is saved as a ``darkcity-table/1`` record after every entry.
 
-Also here: :func:`replay_table_command`, which ``darkcity replay`` calls for a
-``darkcity-table/1`` record.
+The command that reads the options and starts a session is
+:mod:`darkcity.cli.table`.
 """
 
 from __future__ import annotations
@@ -27,30 +25,26 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Final
+from typing import Any, Final
 
-import typer
 from rich.console import Console
 from rich.table import Table
 
 from darkcity.cast import CAST, Edition, Gender, Reach, Role, parse_role
-from darkcity.cli import LangOption, app, fail, reader
-from darkcity.i18n import FieldError, Message, Translator, _, error_message, msg
+from darkcity.i18n import Message, Translator, msg
 from darkcity.terms import EDITION_NAMES, GENDER_NAMES, role_term
 
-__all__ = ["replay_table_command", "table"]
+__all__ = ["BEAT_S", "SPEECH_COMMANDS", "Quit", "TerminalTable", "ask_line", "speaker"]
 
 #: Seconds between two numbers of "1, 2, 3, now!" (the web page's beat too).
 BEAT_S: Final = 0.9
 SPEECH_COMMANDS: Final = ("espeak-ng", "spd-say", "say")
 
 
-class _Quit(Exception):
+class Quit(Exception):
     """The Mayor typed ``quit``."""
 
 
@@ -79,7 +73,7 @@ class _Undo(Exception):
         self.night = night
 
 
-def _speaker(lang: str, enabled: bool) -> Callable[[str], None]:
+def speaker(lang: str, enabled: bool) -> Callable[[str], None]:
     """A function that speaks a word without waiting, or does nothing."""
     if not enabled:
         return lambda _text: None
@@ -129,7 +123,7 @@ class TerminalTable:
         answer = self._ask(self.t.render(message) + " ", secret).strip()
         words = answer.lower().split()
         if words in (["quit"], ["sair"]):
-            raise _Quit
+            raise Quit
         if words in (["undo"], ["desfazer"]):
             raise _Undo(night=False)
         if words in (["undo", "night"], ["desfazer", "noite"]):
@@ -531,23 +525,7 @@ class TerminalTable:
         self.enter(NextNight())
 
 
-def _parse_free(text: str, players: Sequence[str]) -> dict[str, Role]:
-    from darkcity.deck import DeckError
-
-    out: dict[str, Role] = {}
-    for part in text.split(","):
-        if not part.strip():
-            continue
-        name, _sep, role_name = part.partition("=")
-        role = parse_role(role_name.strip())
-        if role is None:
-            raise DeckError(f"--free {name.strip()}", msg("unknown role {name!r}",
-                                                          name=role_name.strip()))
-        out[name.strip()] = role
-    return out
-
-
-def _ask_line(prompt: str, secret: bool) -> str:
+def ask_line(prompt: str, secret: bool) -> str:
     if secret:
         import getpass
 
@@ -555,87 +533,4 @@ def _ask_line(prompt: str, secret: bool) -> str:
     try:
         return input(prompt)
     except EOFError:
-        raise _Quit from None
-
-
-@app.command("table", help=_("The table companion: the Mayor's assistant for a game with "
-                             "the physical cards."))
-def table(
-    players: Annotated[str | None, typer.Option(
-        help=_("Player names in clockwise order, separated by commas; the first is the "
-               "Mayor."))] = None,
-    deck: Annotated[str, typer.Option(
-        help=_("A preset (basic, advanced, angel-alien-6 ...) or cards role:edition:gender "
-               "separated by commas."))] = "basic",
-    free: Annotated[str | None, typer.Option(
-        help=_("Each player's free XP: Ana=devil,Bia=hunter,... (default: the journal's "
-               "rows in turn)."))] = None,
-    save: Annotated[str | None, typer.Option(
-        help=_("Where the darkcity-table/1 record is saved after every entry."))] = None,
-    resume: Annotated[str | None, typer.Option(
-        help=_("Go on with a table saved by an earlier session."))] = None,
-    beat: Annotated[float, typer.Option(help=_("Seconds between the numbers of the count."))
-                    ] = BEAT_S,
-    speech: Annotated[bool, typer.Option(help=_("Speak the count and the calls when a "
-                                                "speech command exists."))] = True,
-    lang: LangOption = None,
-) -> None:
-    """The table companion: the Mayor's assistant for a game with the physical cards."""
-    from darkcity.companion import Companion, TableSetup, replay_table
-    from darkcity.deck import parse_deck
-    from darkcity.record import RecordError
-
-    t = reader(lang)
-    try:
-        if resume is not None:
-            doc = json.loads(Path(resume).read_text(encoding="utf-8"))
-            replayed = replay_table(doc)
-            if replayed.divergence is not None:
-                raise fail(t, msg("{source}: {error}", source=resume,
-                                  error=replayed.divergence.to_message()))
-            companion = replayed.table
-            path = Path(save or resume)
-        else:
-            if not players:
-                raise fail(t, msg("--players: give the names, in clockwise order"))
-            names = tuple(p.strip() for p in players.split(",") if p.strip())
-            d = parse_deck(deck, len(names))
-            free_xp = _parse_free(free, names) if free else {
-                p: d.journal_roles[i % len(d.journal_roles)] for i, p in enumerate(names)}
-            companion = Companion(TableSetup.of(names, d, free_xp))
-            path = Path(save or datetime.now().strftime("darkcity-table-%Y%m%d-%H%M%S.json"))
-    except (FieldError, RecordError) as e:
-        raise fail(t, error_message(e)) from None
-    except (OSError, ValueError) as e:
-        raise fail(t, msg("{source}: {error}", source=str(resume), error=str(e))) from None
-    console = Console(highlight=False)
-    session = TerminalTable(companion, t, console, path, beat=beat,
-                            speak=_speaker(t.lang, speech), ask=_ask_line)
-    try:
-        session.run()
-    except (_Quit, KeyboardInterrupt):
-        session._save()
-        sys.stdout.write(t.render(msg("Saved: {path} (darkcity table --resume {path})",
-                                      path=str(path))) + "\n")
-
-
-def replay_table_command(t: Translator, source: str, doc: object, night: int | None) -> None:
-    """``darkcity replay`` for a ``darkcity-table/1`` record: ok or the first
-    divergence (exit 1); ``--night N`` prints that night's narration."""
-    from darkcity.companion.record import describe, narration, replay_table
-    from darkcity.record import RecordError
-
-    try:
-        replayed = replay_table(doc)
-    except RecordError as e:
-        raise fail(t, msg("{source}: {error}", source=source, error=error_message(e))) from None
-    table = replayed.table
-    if night is not None:
-        if not 1 <= night <= len(table.nights):
-            raise fail(t, msg("--night: the record has nights 1 to {last}, not {night}",
-                              last=len(table.nights), night=night))
-        sys.stdout.write("\n".join(narration(table.nights[night - 1], t)) + "\n")
-    else:
-        sys.stdout.write(t.render(describe(replayed)) + "\n")
-    if replayed.divergence is not None:
-        raise typer.Exit(1)
+        raise Quit from None

@@ -1,4 +1,4 @@
-"""The ``serve`` command (registered on :data:`darkcity.cli.app`): the web app."""
+"""The ``serve`` command: the web app."""
 
 from __future__ import annotations
 
@@ -8,13 +8,16 @@ from typing import Annotated, Any
 
 import typer
 
-from darkcity.cli import LangOption, app, fail, reader
+from darkcity.cli.base import LangOption, fail, reader
 from darkcity.i18n import _, msg
 
-__all__ = ["serve"]
+__all__ = ["commands", "serve"]
+
+#: This module's commands (:mod:`darkcity.cli` registers them on its app).
+commands = typer.Typer()
 
 
-@app.command("serve", help=_("Run the web app: rooms in the browser, the app is the Mayor."))
+@commands.command("serve", help=_("Run the web app: rooms in the browser, the app is the Mayor."))
 def serve(
     host: Annotated[str, typer.Option(help=_("Address to listen on."))] = "127.0.0.1",
     port: Annotated[int, typer.Option(help=_("Port to listen on."))] = 8000,
