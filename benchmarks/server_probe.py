@@ -32,7 +32,7 @@ import uvicorn
 
 from darkcity.server import ServerConfig, create_app
 from darkcity.server import manager as M
-from darkcity.server import rooms as R
+from darkcity.server import room as R
 from darkcity.server import storage as S
 
 TIMES: dict[str, list[float]] = collections.defaultdict(list)

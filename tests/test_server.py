@@ -1,6 +1,6 @@
 """Issue #6, the server's rooms: lobby, the Mayor's clock, durability, and no leaks.
 
-These drive :class:`darkcity.server.rooms.Room` directly with a fake clock (no
+These drive :class:`darkcity.server.room.Room` directly with a fake clock (no
 sockets, so whole games take milliseconds); ``test_server_ws.py`` drives the
 real protocol, and ``test_server_process.py`` a real server process.
 """
@@ -18,11 +18,14 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 
+from darkcity.server.common import Refusal
 from darkcity.server.config import ServerConfig
 from darkcity.server.conn import Conn
 from darkcity.server.manager import RoomManager
 from darkcity.server.protocol import CreateRoom
-from darkcity.server.rooms import Refusal, Room, _localize
+from darkcity.server.room import Room
+from darkcity.server.room.broadcast import _localize
+from darkcity.server.room.state import RoomState
 from darkcity.server.storage import Storage
 from darkcity.views import view
 
@@ -555,7 +558,9 @@ def test_removing_a_player_mid_game_hands_the_seat_to_a_bot(db: str, clock: Cloc
 
 
 def test_room_is_typed_state() -> None:
-    assert Room.__slots__  # a plain, slotted state object
+    # a plain, slotted state object: its fields in RoomState, its concerns add none
+    assert RoomState.__slots__ and issubclass(Room, RoomState)
+    assert all("__slots__" in vars(c) for c in Room.__mro__[:-1])  # no __dict__
 
 
 def test_the_wire_form_of_a_view_is_its_to_dict() -> None:

@@ -574,7 +574,7 @@ def test_the_manager_ticks_every_room_when_one_raises(tmp_path: Path) -> None:
     from darkcity.server.config import ServerConfig
     from darkcity.server.manager import RoomManager
     from darkcity.server.protocol import CreateRoom
-    from darkcity.server.rooms import Room
+    from darkcity.server.room import Room
     from darkcity.server.storage import Storage
 
     db = f"sqlite:///{tmp_path / 'tick.sqlite3'}"

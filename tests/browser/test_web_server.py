@@ -18,8 +18,8 @@ pytest.importorskip("sqlalchemy")
 from darkcity.decisions import Phase
 from darkcity.game import Game
 from darkcity.i18n import translator
+from darkcity.server.common import Refusal
 from darkcity.server.protocol import CreateRoom
-from darkcity.server.rooms import Refusal
 from darkcity.server.standing import standing
 from darkcity.views import SeatView, view
 

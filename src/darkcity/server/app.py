@@ -25,7 +25,7 @@ from darkcity.server import protocol as p
 from darkcity.server.bodies import BodyGuard
 from darkcity.server.bots import LEVELS
 from darkcity.server.cluster import Cluster, Routes, make_storage
-from darkcity.server.common import NO_ROOM, client_address, validation_message
+from darkcity.server.common import NO_ROOM, Refusal, client_address, validation_message
 from darkcity.server.companion import companion_router
 from darkcity.server.config import ServerConfig
 from darkcity.server.headers import SecurityHeaders
@@ -33,7 +33,7 @@ from darkcity.server.limits import PerAddress, Sockets, mask_credentials_in_logs
 from darkcity.server.manager import PACES, RoomManager
 from darkcity.server.preview import with_preview
 from darkcity.server.qr import qr_router
-from darkcity.server.rooms import Refusal, Room
+from darkcity.server.room import Room
 from darkcity.server.share import share_base
 from darkcity.server.text import catalog
 from darkcity.server.thinking import BotPool

@@ -55,7 +55,7 @@ from sqlalchemy.exc import IntegrityError
 
 from darkcity.server.config import ServerConfig
 from darkcity.server.manager import CODE_ALPHABET, CODE_LENGTH, RoomManager
-from darkcity.server.rooms import Room
+from darkcity.server.room import Room
 from darkcity.server.storage import Storage, Superseded
 
 __all__ = ["Cluster", "FencedStorage", "Routes", "make_storage", "pack", "room_code", "unpack"]

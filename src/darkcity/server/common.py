@@ -1,18 +1,27 @@
-"""What the HTTP routes and the WebSocket loop share: a client's address, a refused
-request's words."""
+"""What the rooms, the HTTP routes and the WebSocket loop share: a refusal, a client's
+address, a refused request's words."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from darkcity.i18n import Message, msg
-from darkcity.server.rooms import Refusal
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
     from starlette.requests import HTTPConnection
 
-__all__ = ["NO_ROOM", "client_address", "validation_message"]
+__all__ = ["NO_ROOM", "Refusal", "client_address", "validation_message"]
+
+
+class Refusal(Exception):
+    """A client request refused: ``code`` and a translatable message."""
+
+    def __init__(self, code: str, message: Message) -> None:
+        super().__init__(code)
+        self.code = code
+        self.message = message
+
 
 NO_ROOM = Refusal("no-room", msg("There is no room with that code."))
 

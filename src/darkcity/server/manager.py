@@ -17,15 +17,10 @@ from darkcity.deck import Deck, DeckError, parse_card, preset
 from darkcity.game import Game
 from darkcity.i18n import msg
 from darkcity.server.bots import LEVELS
+from darkcity.server.common import Refusal
 from darkcity.server.config import ServerConfig
-from darkcity.server.rooms import (
-    Member,
-    Refusal,
-    Room,
-    RoomConfig,
-    _deck_reason,
-    check_name,
-)
+from darkcity.server.room import Member, Room, RoomConfig, check_name
+from darkcity.server.room.state import _deck_reason
 from darkcity.server.storage import Storage, Superseded
 from darkcity.server.thinking import BotPool
 from darkcity.settings import Settings

@@ -2,8 +2,8 @@
 
 A socket is counted against its address, says hello (a seat token, or none to watch),
 and then each text frame is checked (size, rate), parsed (:mod:`darkcity.server.protocol`)
-and handed to its :class:`~darkcity.server.rooms.Room`; what the room sends the reader
-waits in its :class:`~darkcity.server.rooms.Conn`'s queue until :func:`_writer` sends it
+and handed to its :class:`~darkcity.server.room.Room`; what the room sends the reader
+waits in its :class:`~darkcity.server.conn.Conn`'s queue until :func:`_writer` sends it
 as a binary frame of UTF-8 JSON.
 """
 
@@ -23,12 +23,12 @@ from pydantic import ValidationError
 
 from darkcity.i18n import msg, negotiate, translator
 from darkcity.server import protocol as p
-from darkcity.server.common import NO_ROOM, client_address, validation_message
+from darkcity.server.common import NO_ROOM, Refusal, client_address, validation_message
 from darkcity.server.config import ServerConfig
 from darkcity.server.conn import Conn, plain
 from darkcity.server.limits import Sockets
 from darkcity.server.manager import RoomManager
-from darkcity.server.rooms import Refusal, Room
+from darkcity.server.room import Room
 
 __all__ = ["serve_socket"]
 

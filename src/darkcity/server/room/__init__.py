@@ -1,0 +1,34 @@
+"""A room of the web app: the lobby, the game, the Mayor's clock, and what each reader is
+sent, one concern per module over the fields they share.
+
+- ``state.py``: :class:`RoomConfig`, :class:`Member` and every field of a room
+  (:class:`~darkcity.server.room.state.RoomState`), declared together;
+- ``lobby.py``: members, seats, bots, the host, the chat, the start;
+- ``broadcast.py``: connections in and out, and what each reader is sent (a view per
+  connection, from :func:`darkcity.views.view`; progress, notices, the lobby);
+- ``driver.py``: a decision checked, stored and applied; the game moved on;
+- ``clock.py``: the reveal, the bots' turns, time-outs and the grace.
+
+:class:`Room` is assembled from them, each concern a class over the one before
+(``RoomState`` < ``Lobby`` < ``Broadcaster`` < ``Driver`` < ``RoomClock``): a concern
+calls down that chain freely; the few calls up it (the lobby starts the game, the
+driver asks the clock for the reveal) are declared where they are made.
+
+Every message about the game is built from :func:`darkcity.views.view` for its reader
+(a seat's player, or ``None`` for a spectator); the lobby message holds names, seats and
+flags only. Tokens and the seed never leave.
+"""
+
+from __future__ import annotations
+
+from darkcity.server.room.clock import RoomClock
+from darkcity.server.room.lobby import check_name
+from darkcity.server.room.state import BEATS, Member, RoomConfig
+
+__all__ = ["BEATS", "Member", "Room", "RoomConfig", "check_name"]
+
+
+class Room(RoomClock):
+    """A room: its lobby, its game, its clock, its readers (see the package)."""
+
+    __slots__ = ()

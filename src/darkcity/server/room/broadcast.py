@@ -1,0 +1,285 @@
+"""What each reader of a room is sent: the welcome, the lobby, a view of the game per
+connection (always from :func:`darkcity.views.view`), progress, notices; coalesced into
+few messages, acknowledgements first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import replace
+from typing import Any
+
+from darkcity.decisions import decision_to_dict
+from darkcity.game import Game, restore
+from darkcity.i18n import Message, Translator
+from darkcity.narration import render
+from darkcity.server.conn import Conn
+from darkcity.server.room.lobby import Lobby
+from darkcity.server.room.state import BEATS, Member
+from darkcity.server.standing import standing
+from darkcity.views import View, view
+
+__all__ = ["Broadcaster"]
+
+
+class Broadcaster(Lobby):
+    """Connections in and out, and what each is sent."""
+
+    __slots__ = ()
+
+    def connect(self, conn: Conn, member: Member | None) -> None:
+        conn.member = member.id if member else None
+        self.conns.add(conn)
+        if member is not None:
+            self.away.pop(member.id, None)
+        conn.nights_sent = 0
+        # one message: who you are, the table as it is now (you included), the chat and,
+        # in a game, your view of it (the ``state`` a connection's first message holds)
+        welcome = {**self.welcome(conn), "lobby": self.lobby_public(),
+                   "lines": self.chat[-50:]}
+        told = member is not None and member.id in self.played_away
+        if member is not None and told:
+            welcome["played_away"] = self.played_away.pop(member.id)
+            self.away_told[member.id] = self.seq
+        state = self.state_message(conn)
+        if state is None:
+            state = self._counting_welcome(conn, welcome)
+        if state is not None:
+            welcome["state"] = state
+        conn.send(welcome)
+        if told:  # told once, a restart included
+            self._save_lobby()
+        self.broadcast_lobby(held=conn, presence=True)  # the others soon
+
+    def disconnect(self, conn: Conn) -> None:
+        self.conns.discard(conn)
+        mid = conn.member
+        if mid is not None and mid in self.members and not any(
+                c.member == mid for c in self.conns):
+            self.away[mid] = self.clock()
+        self.broadcast_lobby(presence=True)
+
+    def welcome(self, conn: Conn) -> dict[str, Any]:
+        m = self.members.get(conn.member) if conn.member is not None else None
+        return {"type": "welcome", "room": self.code, "member": m.id if m else None,
+                "name": m.name if m else None, "server_time": self.clock()}
+
+    def notice(self, message: Message) -> None:
+        """A public line for the whole table (timeouts, bots taking over)."""
+        now = self.clock()
+        self.notices = [*self.notices[-19:], {"message": message, "at": now}]
+        for c in self.conns:
+            c.send({"type": "notice", "message": c.t.render(message), **message.to_json(),
+                    "server_time": now})
+
+    def broadcast_state(self, only: str | None = None, also: tuple[str, ...] = (),
+                        point: bool = False) -> None:
+        """Send every reader its view, soon: acknowledgements go out first, and several
+        changes within ``coalesce_s`` make one broadcast.
+
+        ``only``: just that player decided (and the players in ``also`` are asked
+        next); the others' views changed only in who decides: they get a
+        ``progress`` message from the public view (with the new decision point and
+        its deadline when ``point``), the others their whole view.
+        """
+        if only is None:
+            self._full = True
+        else:
+            if self._changed is None:
+                self._changed = set()
+            self._changed.add(only)
+            self._changed.update(also)
+            self._point = self._point or point
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a test driving a room directly)
+            self._broadcast_now()
+            return
+        if not self._broadcast_due:
+            self._broadcast_due = True
+            # a decider waits for its ack (which rides on its state): at once; else
+            # changes within the window make one broadcast
+            loop.call_later(0.0 if self._urgent else self.server.coalesce_s,
+                            self._broadcast_now)
+
+    def _broadcast_now(self) -> None:
+        full, changed, point = self._full, self._changed or set(), self._point
+        self._broadcast_due, self._full, self._changed, self._point = False, False, None, False
+        self._urgent = False
+        game = self.game
+        if game is None or self.reveal_at is not None or not (full or changed):
+            self._flush_acks()
+            return
+        self._fresh = set()  # readers whose state is built after this change
+        for c in self.conns:
+            if full or self.player_of(c.member) in changed:
+                self.send_state(c)
+                self._fresh.add(c)
+        self._flush_acks()
+        if len(self._fresh) < len(self.conns):
+            self._progress_soon(point)
+
+    def _flush_acks(self) -> None:
+        """Acknowledgements that no state or count carried go out on their own."""
+        for c in self.conns:
+            if c.acks:
+                c.flush_acks()
+
+    def _progress_soon(self, point: bool) -> None:
+        """The others learn who has decided (never what) in a ``progress`` message: at
+        most one per ``progress_s`` per room, carrying every change since the last.
+
+        At a point where several players decide at once (setup, gesture, withdrawal)
+        the news waits ``sealed_progress_s`` from the first change it carries, so one
+        broadcast tells several decisions; the stage's last decision is told by the
+        ``count`` (or the next state) instead, and a progress still due is dropped."""
+        self._progress_point = self._progress_point or point
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a test driving a room directly): at once
+            self._progress_now()
+            return
+        if not self._progress_due:
+            self._progress_due = True
+            game = self.game
+            if game is not None and len(game.decision_point().required) > 1:
+                delay = self.server.sealed_progress_s
+            else:
+                delay = max(0.0, self._progress_last + self.server.progress_s - loop.time())
+            loop.call_later(delay, self._progress_now)
+
+    def _progress_now(self) -> None:
+        point, self._progress_point, self._progress_due = self._progress_point, False, False
+        with contextlib.suppress(RuntimeError):
+            self._progress_last = asyncio.get_running_loop().time()
+        game = self.game
+        if game is None or self.reveal_at is not None:
+            return
+        readers = [c for c in self.conns if c not in self._fresh]
+        if not readers:
+            return
+        pv = view(game, None, since=len(game.nights) + 1)  # the spectator's view
+        progress: dict[str, Any] = {"type": "progress", "decision_id": pv.decision_id,
+                                    "required": pv.required, "pending": pv.pending,
+                                    "server_time": self.clock()}
+        if point:
+            progress["deadline"] = self.deadline
+        for c in readers:
+            c.send(self._carry_lobby(c, progress))
+
+    def _lobby_now_body(self) -> dict[str, Any]:
+        if self._lobby_body is None:
+            self._lobby_body = self.lobby_public()
+        return self._lobby_body
+
+    def _lobby_message(self) -> dict[str, Any]:
+        return {"type": "lobby", "lobby": self._lobby_now_body(), "server_time": self.clock()}
+
+    def _carry_lobby(self, conn: Conn, message: dict[str, Any]) -> dict[str, Any]:
+        """``message`` (a state, progress or count), with the lobby riding on it when a
+        lobby broadcast is due and ``conn`` does not hold the lobby as it is now: the
+        reader then holds it, and the broadcast leaves it out (one message, not two)."""
+        if self._lobby_due is None or conn in self._lobby_fresh:
+            return message
+        self._lobby_fresh.add(conn)
+        return {**message, "lobby": self._lobby_now_body()}
+
+    def broadcast_lobby(self, held: Conn | None = None, presence: bool = False) -> None:
+        """Everybody's lobby, soon: changes within ``coalesce_s`` make one broadcast;
+        a change of who is connected only (``presence``: a table's six hellos, everyone
+        coming back after a restart) waits up to ``presence_s``, to share one.
+        ``held``: a reader that holds the lobby as it is now, from its welcome. Until
+        the broadcast leaves, a state, progress or count a reader gets carries it
+        instead (:meth:`_carry_lobby`)."""
+        self._lobby_fresh = {held} if held is not None else set()
+        self._lobby_body = None
+        if not self.conns:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a test driving a room directly): at once
+            self._lobby_now()
+            return
+        when = loop.time() + (self.server.presence_s if presence else self.server.coalesce_s)
+        due = self._lobby_due
+        if due is None or due.when() > when:  # a change of the table is not held back
+            if due is not None:
+                due.cancel()
+            self._lobby_due = loop.call_at(when, self._lobby_now)
+
+    def _lobby_now(self) -> None:
+        if self._broadcast_due:  # the states about to leave carry it: after them
+            self._lobby_due = asyncio.get_running_loop().call_later(self.server.coalesce_s,
+                                                                    self._lobby_now)
+            return
+        self._lobby_due = None
+        readers = [c for c in self.conns if c not in self._lobby_fresh]
+        self._lobby_fresh = set()
+        if readers:
+            body = self._lobby_message()
+            for c in readers:
+                c.send(body)
+
+    def send_state(self, conn: Conn) -> None:
+        """The reader's view of the game (while the Mayor counts, the old view holds);
+        a lobby due soon rides on it."""
+        state = self.state_message(conn)
+        if state is not None:
+            conn.send(self._carry_lobby(conn, state))
+
+    def state_message(self, conn: Conn) -> dict[str, Any] | None:
+        """The ``state`` message of the reader's view (``None``: no game, or the Mayor is
+        counting); the nights in it are counted as sent."""
+        game = self.game
+        if game is None or self.reveal_at is not None:
+            return None
+        return self._state_of(conn, game)
+
+    def _counting_welcome(self, conn: Conn, welcome: dict[str, Any]) -> dict[str, Any] | None:
+        """A reader who arrives while the Mayor counts (a reload during "1, 2, 3, now!")
+        gets the table as it was before the count (the game without its last decision,
+        which closed the sealed phase: nothing is revealed before "now!") and the beats
+        left, in ``welcome``'s ``count``; the reveal then comes to them as to everybody.
+        The last decider is told their own decision (``chose``). It saw 'Connecting...'
+        until the reveal (up to four beats)."""
+        game = self.game
+        if game is None or self.reveal_at is None or not game.log:
+            return None
+        last = game.log[-1]
+        before = restore(game.settings, game.seed, game.log[:-1])
+        beat = self.config.beat_s
+        welcome["count"] = {"type": "count", "start": self.reveal_at - BEATS * beat,
+                            "beat": beat, "beats": BEATS, "server_time": self.clock()}
+        if self.player_of(conn.member) == last.player:
+            welcome["chose"] = decision_to_dict(last)
+        return self._state_of(conn, before)
+
+    def _state_of(self, conn: Conn, game: Game) -> dict[str, Any]:
+        player = self.player_of(conn.member)
+        seat = self.seat_of(conn.member)
+        if player is None and seat is not None and self.players:
+            player = None  # a seat now played by a bot: its former owner watches
+        since = conn.nights_sent + 1
+        v = _localize(view(game, player, since=since), game, conn.t)
+        conn.nights_sent = len(game.nights)
+        return {"type": "state", "view": v, "deadline": self.deadline,
+                "server_time": self.clock(), "counting": self.reveal_at,
+                "seq": self.seq, "standing": standing(v, conn.t)}
+
+
+def _localize(v: View, game: Game, t: Translator) -> View:
+    """The view with the narration lines it holds re-rendered in the reader's language."""
+    if t.lang == "en":
+        return v
+    history = tuple(
+        replace(nv, events=tuple(
+            replace(ev, text=render(e, rec.night, t))
+            for ev, e in zip(nv.events, rec.result.events, strict=True)))
+        for nv in v.history for rec in (game.nights[nv.number - 1],))
+    narration = v.narration
+    if narration and game.early is not None:
+        early = game.early
+        narration = tuple(replace(ev, text=render(e, early.night, t))
+                          for ev, e in zip(narration, early.events, strict=True))
+    return replace(v, history=history, narration=narration)
