@@ -234,6 +234,31 @@ UI: Final = (
     _("This table was saved by an earlier version of darkcity: its last {n} entries no "
       "longer hold and were taken back. Enter them again from here."),
     _("Choose the free XP of {names}."),
+    # the pocket app (issue #29): the phone's own engine, its tables, its updates
+    _("A new version of the app is ready."),
+    _("Delete"),
+    _("Delete table {code} from this phone? It cannot be undone: export the game first to "
+      "keep it."),
+    _("Everything stays on this phone, with no network. Players' own phones (their journal, "
+      "Death's name typed in secret) need darkcity's server; here the phone is handed over "
+      "for a secret."),
+    _("Game imported: table {code}."),
+    _("Import a game (file)"),
+    _("Loading the engine: Python…"),
+    _("Loading the engine: the rules…"),
+    _("No table yet: set one up below."),
+    _("Players' own phones need darkcity's server: in this app the Mayor's phone is the whole"
+      " table."),
+    _("Reload"),
+    _("Tables on this phone"),
+    _("The engine could not start: {why}"),
+    _("The engine is ready: everything stays on this phone."),
+    _("The phone refused to save: this entry was not saved. Try again."),
+    _("The phone's storage is full: this entry was not saved. Free some space, or export the "
+      "game and delete an old table."),
+    _("This browser may clear saved tables when space runs short: export the game to keep a copy."),
+    _("finished"),
+    _("There is no table with that code."),
 )
 
 #: A night's fates (spec: result ``fate``).

@@ -1,0 +1,158 @@
+// The pocket app's engine: Pyodide and darkcity's wheel in a Web Worker, and the tables
+// in IndexedDB. The page (static/table/transport.js) sends {id, op, args}; every change
+// is written to IndexedDB before its answer is sent, so what the page shows as done is
+// saved (a reload, a closed app, a flat battery lose nothing).
+import { loadPyodide } from "./pyodide/pyodide.mjs";
+
+const WHEEL = "__WHEEL__";
+const here = (p) => new URL(p, self.location.href).href;
+const progress = (stage, done) => postMessage({ type: "progress", stage, done });
+
+let call = null;  // darkcity.pocket.worker.call(op, args_json) -> JSON text
+const opened = new Map();  // code -> the version the engine holds
+
+const ready = (async () => {
+  const t0 = performance.now();
+  progress("runtime", 0.05);
+  const pyodide = await loadPyodide({ indexURL: here("./pyodide/") });
+  progress("wheel", 0.7);
+  const wheel = await fetch(here(WHEEL));
+  if (!wheel.ok) throw new Error(`${WHEEL}: ${wheel.status}`);
+  pyodide.unpackArchive(await wheel.arrayBuffer(), "wheel");
+  progress("import", 0.85);
+  call = pyodide.pyimport("darkcity.pocket.worker").call;
+  progress("ready", 1);
+  postMessage({ type: "ready", ms: performance.now() - t0 });
+})();
+ready.catch((e) => postMessage({ type: "failed", message: String(e && e.message || e) }));
+
+// -- IndexedDB: one store of saved tables, by code --------------------------------------
+const dbp = new Promise((resolve, reject) => {
+  const rq = indexedDB.open("darkcity-pocket", 1);
+  rq.onupgradeneeded = () => rq.result.createObjectStore("tables", { keyPath: "code" });
+  rq.onsuccess = () => resolve(rq.result);
+  rq.onerror = () => reject(rq.error);
+});
+
+async function tx(mode, fn) {
+  const db = await dbp;
+  return new Promise((resolve, reject) => {
+    const t = db.transaction("tables", mode, { durability: "strict" });
+    const rq = fn(t.objectStore("tables"));
+    t.oncomplete = () => resolve(rq ? rq.result : undefined);  // on disk before answered
+    t.onerror = () => reject(t.error);
+    t.onabort = () => reject(t.error || new DOMException("aborted", "AbortError"));
+  });
+}
+const load = (code) => tx("readonly", (s) => s.get(code));
+const loadAll = () => tx("readonly", (s) => s.getAll());
+const save = (record) => tx("readwrite", (s) => s.put(record));
+const remove = (code) => tx("readwrite", (s) => s.delete(code));
+
+class Refused extends Error {
+  constructor(status, code, message) { super(message); this.status = status; this.code = code; }
+}
+
+function py(op, args) {
+  const answer = JSON.parse(call(op, JSON.stringify(args)));
+  if (answer.error) throw new Refused(answer.error.status, answer.error.code, answer.error.message);
+  return answer.value;
+}
+
+async function open(code) {
+  if (opened.has(code)) return;
+  const record = await load(code);
+  if (!record) throw new Refused(404, "no-table", "There is no table with that code.");
+  const value = py("open", { record });
+  opened.set(code, value.record.version);
+}
+
+// A change: the engine's answer, saved before it is answered. A save refused (storage
+// full) takes the engine back to the table as saved, and says so.
+async function change(code, op, args) {
+  await open(code);
+  const value = py(op, args);
+  if (!value.record) return value;  // a dry correction
+  value.record.updated = Date.now();
+  try {
+    await save(value.record);
+  } catch (e) {
+    opened.delete(code);
+    py("forget", { code });
+    const full = e && e.name === "QuotaExceededError";
+    throw new Refused(507, full ? "storage-full" : "storage", String(e && e.message || e));
+  }
+  opened.set(value.record.code, value.record.version);
+  return value;
+}
+
+const OPS = {
+  async check({ body, lang }) { return py("check", { body, lang }); },
+  async create({ body, lang }) {
+    const value = py("create", { body, lang, now: Date.now() });
+    try { await save(value.record); } catch (e) {
+      py("forget", { code: value.code });
+      throw new Refused(507, e && e.name === "QuotaExceededError" ? "storage-full" : "storage", String(e && e.message || e));
+    }
+    opened.set(value.code, value.record.version);
+    return { code: value.code, token: "local" };
+  },
+  async state({ code, lang, since }) {
+    await open(code);
+    if (since && since >= opened.get(code)) return { version: opened.get(code), unchanged: true };
+    return py("state", { code, lang });
+  },
+  async enter({ code, entry, lang }) { return (await change(code, "enter", { code, entry, reader: "mayor", lang })).view; },
+  async undo({ code, what, lang }) { return (await change(code, "undo", { code, what, lang })).view; },
+  async correct({ code, body, lang }) {
+    const value = await change(code, "correct", { code, body, lang });
+    return value.answer || value.view;
+  },
+  async past({ code, night, step, lang }) { await open(code); return py("past", { code, night, step: step || null, lang }); },
+  async export({ code, night }) { await open(code); return py("export", { code, night: night || null }); },
+  async list() {
+    const out = [];
+    for (const record of await loadAll()) {
+      try {
+        const value = py("open", { record });
+        opened.set(record.code, value.record.version);
+        out.push(value.summary);
+      } catch (e) {  // a damaged saved table is listed, to be deleted
+        out.push({ code: record.code, damaged: e.message });
+      }
+    }
+    return out.sort((a, b) => (b.updated || 0) - (a.updated || 0));
+  },
+  async delete({ code }) {
+    await remove(code);
+    opened.delete(code);
+    py("forget", { code });
+    return { deleted: code };
+  },
+  async import({ text, lang }) {
+    const value = py("import", { text, lang, now: Date.now() });
+    try { await save(value.record); } catch (e) {
+      py("forget", { code: value.code });
+      throw new Refused(507, e && e.name === "QuotaExceededError" ? "storage-full" : "storage", String(e && e.message || e));
+    }
+    opened.set(value.code, value.record.version);
+    return { code: value.code };
+  },
+};
+
+// one request at a time, in order: a change is saved before the next is read
+let queue = Promise.resolve();
+self.onmessage = (event) => {
+  const { id, op, args } = event.data || {};
+  queue = queue.then(async () => {
+    try {
+      await ready;
+      if (!OPS[op]) throw new Refused(400, "bad-op", `unknown request ${op}`);
+      const t0 = performance.now();
+      const value = await OPS[op](args || {});
+      postMessage({ id, value, ms: performance.now() - t0 });
+    } catch (e) {
+      postMessage({ id, error: { status: e.status || 500, code: e.code || "fault", message: String(e && e.message || e) } });
+    }
+  });
+};

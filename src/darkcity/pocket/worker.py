@@ -1,0 +1,256 @@
+"""The pocket app's engine: what the phone's Web Worker asks of darkcity in Pyodide.
+
+``static/pocket/worker.js`` loads Pyodide, installs darkcity's wheel, imports this
+module and calls its functions with JSON text; each answers JSON text: the value,
+or ``{"error": {"status", "code", "message"}}`` with the reason in the reader's
+words (the server's words: the same functions of :mod:`darkcity.companion.setup`,
+:mod:`~darkcity.companion.actions` and :mod:`~darkcity.companion.view`). Nothing
+here stores anything: a change answers the table's saved form (``record``), which
+the worker writes to IndexedDB before the page is told it is done, and
+:func:`open_table` gives a saved table back to the engine.
+
+The saved form (:func:`migrate`) carries ``schema``: a table saved by an earlier
+version of the app is brought to this one when it is opened, and a table whose
+last entries no longer replay under this version's bookkeeping keeps what does
+(``set_aside``, said to the Mayor as the server says it).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from darkcity.companion import actions
+from darkcity.companion.actions import Refused
+from darkcity.companion.record import TABLE_FORMAT, replay_table, write_table_record
+from darkcity.companion.setup import check as check_setup
+from darkcity.companion.setup import meta as setup_meta
+from darkcity.companion.setup import read_setup
+from darkcity.companion.table import Companion
+from darkcity.companion.view import view
+from darkcity.i18n import FieldError, msg, negotiate, translator
+from darkcity.notation import ROUND_FORMAT, write_round
+
+__all__ = ["FORM", "SCHEMA", "call", "migrate"]
+
+#: The saved table's form, and its version (one more at every change of the form).
+FORM: Final = "darkcity-pocket-table"
+SCHEMA: Final = 1
+CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # the server's table codes
+
+
+@dataclass(slots=True)
+class Open:
+    """A table the engine holds: its saved form, and the companion it replays to."""
+
+    record: dict[str, Any]
+    table: Companion
+    set_aside: int = 0
+
+
+_open: dict[str, Open] = {}
+
+
+def _lang(lang: object) -> str:
+    return negotiate(str(lang or "")) or "en"
+
+
+def _view(o: Open, lang: str, reader: str | None = "mayor") -> dict[str, Any]:
+    r = o.record
+    return view(o.table, reader, translator(_lang(lang)), code=r["code"],
+                version=r["version"], lang=r["lang"], set_aside=o.set_aside)
+
+
+def migrate(record: object) -> dict[str, Any]:
+    """A saved table in this version's form (``schema`` :data:`SCHEMA`), or a
+    :class:`Refused` naming what is wrong. Schema 0, the first, had no ``schema``:
+    the server's row (``code``, ``version``, ``lang``, ``doc``)."""
+    if not isinstance(record, dict):
+        raise Refused(400, "bad-saved", msg("The saved table is damaged: {why}",
+                                            why=msg("must be an object")))
+    r = dict(record)
+    schema = r.get("schema", 0)
+    if not isinstance(schema, int) or isinstance(schema, bool) or schema > SCHEMA:
+        raise Refused(400, "newer-saved", msg(
+            "This table was saved by a newer version of the app: update the app to open it."))
+    if schema == 0:  # the first form: the server's row
+        r = {"form": FORM, "schema": 1, "code": r.get("code"), "version": r.get("version", 1),
+             "lang": r.get("lang", "en"), "created": r.get("created", 0),
+             "updated": r.get("updated", 0), "table": r.get("doc")}
+    for key, kind in (("code", str), ("version", int), ("lang", str), ("table", dict)):
+        if not isinstance(r.get(key), kind):
+            wrong = msg("{field}: {reason}", field=key,
+                        reason=msg("missing or of the wrong kind"))
+            raise Refused(400, "bad-saved", msg("The saved table is damaged: {why}",
+                                                why=wrong))
+    return r
+
+
+def _table(code: str) -> Open:
+    found = _open.get(str(code))
+    if found is None:
+        raise Refused(404, "no-table", msg("There is no table with that code."))
+    return found
+
+
+def _changed(o: Open, lang: str, **more: Any) -> dict[str, Any]:
+    """The table's new saved form and the Mayor's view of it, after a change."""
+    o.record = {**o.record, "version": o.record["version"] + 1,
+                "table": o.table.to_json()}
+    o.set_aside = 0
+    return {"record": o.record, "view": {**_view(o, lang), **more}}
+
+
+def _new(table: Companion, lang: str, now: float) -> dict[str, Any]:
+    code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+    while code in _open:  # pragma: no cover - 31**6 codes
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+    record = {"form": FORM, "schema": SCHEMA, "code": code, "version": 1, "lang": _lang(lang),
+              "created": now, "updated": now, "table": table.to_json()}
+    o = _open[code] = Open(record, table)
+    return {"record": record, "view": _view(o, lang), "code": code}
+
+
+# -- what the worker asks ----------------------------------------------------------
+
+
+def op_meta(lang: str) -> dict[str, Any]:
+    return setup_meta(_lang(lang))
+
+
+def op_check(body: dict[str, Any], lang: str) -> dict[str, Any]:
+    return check_setup(body, translator(_lang(lang)))
+
+
+def op_create(body: dict[str, Any], lang: str, now: float) -> dict[str, Any]:
+    setup = read_setup(body, translator(_lang(lang)))
+    return _new(Companion(setup), _lang(body.get("lang") or lang), now)
+
+
+def op_open(record: object) -> dict[str, Any]:
+    """A saved table given to the engine (migrated): its saved form and summary."""
+    r = migrate(record)
+    try:
+        table, set_aside = Companion.restore(r["table"])
+    except FieldError as e:
+        raise Refused(400, "bad-saved", msg("The saved table is damaged: {why}",
+                                            why=msg("{field}: {reason}", field=e.field,
+                                                    reason=e.message))) from None
+    o = _open[r["code"]] = Open(r, table, set_aside)
+    return {"record": r, "summary": summary(o)}
+
+
+def summary(o: Open) -> dict[str, Any]:
+    """A saved table as the list of tables says it."""
+    c = o.table
+    return {"code": o.record["code"], "night": c.number, "players": list(c.players),
+            "stage": c.stage.value, "updated": o.record.get("updated", 0)}
+
+
+def op_forget(code: str) -> None:
+    _open.pop(str(code), None)
+
+
+def op_state(code: str, lang: str) -> dict[str, Any]:
+    return _view(_table(code), lang)
+
+
+def op_enter(code: str, entry: object, reader: str, lang: str) -> dict[str, Any]:
+    o = _table(code)
+    actions.enter(o.table, reader, entry)
+    return _changed(o, lang)
+
+
+def op_undo(code: str, what: object, lang: str) -> dict[str, Any]:
+    o = _table(code)
+    actions.undo(o.table, what)
+    return _changed(o, lang)
+
+
+def op_correct(code: str, body: dict[str, Any], lang: str) -> dict[str, Any]:
+    o = _table(code)
+    asked = actions.read_correction(body)
+    if asked.dry:
+        return {"answer": actions.correct(o.table, asked)}
+    dropped = actions.correct(o.table, asked)
+    return _changed(o, lang, dropped=dropped)
+
+
+def op_past(code: str, night: int, step: str | None, lang: str) -> dict[str, Any]:
+    o = _table(code)
+    then = Open(o.record, o.table.at(int(night), step))
+    return _view(then, lang)
+
+
+def op_export(code: str, night: int | None) -> dict[str, Any]:
+    """The game (``darkcity-table/1``, the finished nights) or one finished night
+    (``darkcity-round/1``), and the file's name."""
+    o = _table(code)
+    if night is None:
+        return {"doc": write_table_record(o.table, finished_only=True),
+                "name": f"darkcity-table-{code}.json"}
+    nights = o.table.nights
+    if not 1 <= int(night) <= len(nights):
+        raise Refused(404, "no-night", msg("That night is not finished."))
+    return {"doc": write_round(nights[int(night) - 1].night),
+            "name": f"darkcity-{code}-night-{int(night)}.json"}
+
+
+def op_import(text: str, lang: str, now: float) -> dict[str, Any]:
+    """A game's file (``darkcity-table/1``) as a new table on this phone, every entry
+    checked; a damaged or foreign file is refused with what is wrong in it."""
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        raise Refused(400, "bad-file", msg("This file is not JSON (line {line}).",
+                                           line=getattr(e, "lineno", 1))) from None
+    form = doc.get("format") if isinstance(doc, dict) else None
+    if form == ROUND_FORMAT:
+        raise Refused(400, "a-round", msg(
+            "This file is one night (darkcity-round/1), not a game: import the game's file "
+            "(darkcity-table/1)."))
+    if form != TABLE_FORMAT:
+        raise Refused(400, "bad-file", msg(
+            "This file is not a game of darkcity (darkcity-table/1)."))
+    try:
+        replayed = replay_table(doc)
+    except FieldError as e:
+        raise Refused(400, "bad-file", msg("This game's file is damaged: {why}",
+                                           why=msg("{field}: {reason}", field=e.field,
+                                                   reason=e.message))) from None
+    if replayed.divergence is not None:
+        raise Refused(400, "bad-file", msg("This game's file is damaged: {why}",
+                                           why=replayed.divergence.to_message()))
+    return _new(replayed.table, lang, now)
+
+
+OPS: Final[dict[str, Callable[..., Any]]] = {
+    "meta": op_meta, "check": op_check, "create": op_create, "open": op_open,
+    "forget": op_forget, "state": op_state, "enter": op_enter, "undo": op_undo,
+    "correct": op_correct, "past": op_past, "export": op_export, "import": op_import,
+}
+
+
+def call(op: str, args_json: str) -> str:
+    """Run ``op`` with the arguments ``args_json`` (a JSON list) and answer JSON text:
+    ``{"value": ...}``, or ``{"error": {"status", "code", "message"}}`` in the
+    language of the last argument named ``lang`` (English without one)."""
+    args = json.loads(args_json)
+    fn = OPS.get(op)
+    lang = "en"
+    if isinstance(args, dict):
+        lang = _lang(args.get("lang"))
+    try:
+        if fn is None or not isinstance(args, dict):
+            raise Refused(400, "bad-op", msg("unknown request {name!r}", name=op))
+        return json.dumps({"value": fn(**args)})
+    except Exception as e:
+        t = translator(lang)
+        answer = actions.refusal(e, t)
+        if answer is None:  # a fault of the app, said in words, never a trace
+            answer = (500, {"code": "fault", "message": t.render(msg(
+                "Something went wrong.")) + f" ({type(e).__name__}: {e})"})
+        return json.dumps({"error": {"status": answer[0], **answer[1]}})

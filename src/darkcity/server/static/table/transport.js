@@ -1,0 +1,104 @@
+// The companion's transport on a phone with no server (the pocket app, issue #29): the
+// page's requests go to a Web Worker running darkcity's engine in Pyodide, which keeps
+// the tables in IndexedDB (worker.js). The same calls as api.js's HTTP, the same views
+// and the same words; what only a server can do (players' own phones) is refused, said.
+import { el, toast } from "./dom.js";
+import { L, t } from "./i18n.js";
+import { Refusal } from "./api.js";
+
+// What the worker's codes mean, in the reader's words.
+function refusal(error) {
+  if (error.code === "storage-full") return new Refusal(t("The phone's storage is full: this entry was not saved. Free some space, or export the game and delete an old table."), 507);
+  if (error.code === "storage") return new Refusal(t("The phone refused to save: this entry was not saved. Try again."), 507);
+  if (error.code === "no-table") return new Refusal(t("There is no table with that code."), 404);
+  return new Refusal(error.message, error.status);
+}
+
+export function workerTransport() {
+  const worker = new Worker(new URL("worker.js", document.baseURI), { type: "module" });
+  const waiting = new Map();
+  let next = 1;
+  const bar = document.getElementById("engine");
+  const said = {
+    runtime: () => t("Loading the engine: Python…"),
+    wheel: () => t("Loading the engine: the rules…"),
+    import: () => t("Loading the engine: the rules…"),
+    ready: () => t("The engine is ready: everything stays on this phone."),
+  };
+  const show = (stage, done) => {
+    if (!bar) return;
+    bar.querySelector("progress").value = done;
+    bar.querySelector("span").textContent = said[stage] ? said[stage]() : "";
+    bar.dataset.stage = stage;
+    bar.classList.toggle("done", stage === "ready");
+  };
+  worker.onmessage = (event) => {
+    const m = event.data;
+    if (m.type === "progress") { show(m.stage, m.done); return; }
+    if (m.type === "ready") { document.documentElement.dataset.engine = "ready"; return; }
+    if (m.type === "failed") {
+      document.documentElement.dataset.engine = "failed";
+      if (bar) bar.querySelector("span").textContent = t("The engine could not start: {why}", { why: m.message });
+      return;
+    }
+    const done = waiting.get(m.id);
+    if (!done) return;
+    waiting.delete(m.id);
+    if (m.error) done.reject(refusal(m.error)); else done.resolve(m.value);
+  };
+  const rpc = (op, args) => new Promise((resolve, reject) => {
+    const id = next++;
+    waiting.set(id, { resolve, reject });
+    worker.postMessage({ id, op, args: { ...args, lang: L.lang } });
+  });
+  const server = () => Promise.reject(new Refusal(t("Players' own phones need darkcity's server: in this app the Mayor's phone is the whole table."), 400));
+  let asked = false;
+  const persist = async () => {
+    // the tables are kept on this phone only: asked once, said plainly when refused
+    if (asked || !(navigator.storage && navigator.storage.persist)) return;
+    asked = true;
+    if (!(await navigator.storage.persist().catch(() => false))) {
+      toast(t("This browser may clear saved tables when space runs short: export the game to keep a copy."));
+    }
+  };
+  const download = (doc, name) => {
+    const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 1)], { type: "application/json" }));
+    const a = el("a", { href: url, download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  };
+  return {
+    local: true,
+    meta: async (lang) => {
+      const code = String(lang || "").toLowerCase().startsWith("pt") ? "pt_BR" : "en";
+      return (await fetch(new URL(`meta/${code}.json`, document.baseURI))).json();
+    },
+    share: async () => null,
+    check: (body) => rpc("check", { body }),
+    create: async (body) => { const r = await rpc("create", { body }); persist(); return r; },
+    state: (code, token, since) => rpc("state", { code, since: since || null }),
+    enter: (code, token, entry) => rpc("enter", { code, entry }),
+    correct: (code, token, entry, night, dry) => rpc("correct", { code, body: { entry, night, dry: Boolean(dry) } }),
+    past: (code, token, night, step) => rpc("past", { code, night, step }),
+    undo: (code, token, what) => rpc("undo", { code, what }),
+    seat: server,
+    newMayorLink: server,
+    leaveSeat: server,
+    freeSeats: server,
+    tables: () => rpc("list", {}),
+    remove: (code) => rpc("delete", { code }),
+    importFile: async (file) => rpc("import", { text: await file.text() }),
+    tableFromLocation: () => {
+      const code = new URLSearchParams(location.search).get("table");
+      return code ? code.toUpperCase() : null;
+    },
+    tablePath: (code) => `?table=${code}`,
+    homePath: () => document.baseURI,
+    exportLink: (code, night, attrs, label) => el("a", { ...attrs, href: "#", onclick: (e) => {
+      e.preventDefault();
+      rpc("export", { code, night }).then((r) => download(r.doc, r.name), (err) => toast(err.message));
+    } }, label),
+  };
+}

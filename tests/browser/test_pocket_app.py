@@ -1,0 +1,214 @@
+"""The pocket app in Chromium (issue #29): the table companion on one phone, offline,
+with no server. The site is built (``darkcity.pocket.build``, the Pyodide runtime from
+npm, hash-checked) and served by a plain static server on loopback; the phone opens
+it once, goes offline (``context.set_offline(True)``), reloads, sets up six players,
+plays a whole night with Death's secret name handed over, corrects the night's story,
+reloads and finds the table, exports the game (``darkcity replay`` accepts it) and
+imports it back. No request leaves the static server's origin; once offline the
+static server is stopped. Skipped, saying why, where npm or its registry is not there.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright")
+
+from playwright.sync_api import expect
+
+from darkcity.cast import Role
+from darkcity.game import Game
+from darkcity.pocket.build import BuildError, Site, build_site
+
+from .test_companion_browser import HEIGHT, WIDTH, Driver, table_game
+
+
+class Static:
+    """A plain static server on loopback (python's http.server), counting requests."""
+
+    def __init__(self, root: Path) -> None:
+        self.paths: list[str] = []
+        seen = self.paths
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                seen.append(self.path)
+
+        self.httpd = http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0), functools.partial(Handler, directory=str(root)))
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+        self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def stop(self) -> None:
+        if self.thread.is_alive():
+            self.httpd.shutdown()
+            self.httpd.server_close()
+            self.thread.join()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    try:
+        return build_site(tmp_path_factory.mktemp("pocket") / "site")
+    except BuildError as e:
+        pytest.skip(f"the pocket app cannot be built here: {e}")
+
+
+@pytest.fixture
+def static(site: Site) -> Iterator[Static]:
+    s = Static(site.out)
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+class PocketDriver(Driver):
+    """The companion's Driver on the pocket app: an entry is done when the page shows
+    the next version (no HTTP to wait on); the table as the page holds it."""
+
+    def tap(self, testid: str, *, sends: bool = False) -> None:
+        loc = self.page.get_by_test_id(testid)
+        self.taps += 1
+        if not sends:
+            loc.click()
+            return
+        before = self.page.evaluate("Number(document.getElementById('app').dataset.version || 0)")
+        loc.click()
+        self.page.wait_for_function(
+            "(v) => Number(document.getElementById('app').dataset.version || 0) > v", arg=before)
+
+    def state(self) -> dict[str, Any]:
+        view: dict[str, Any] = self.page.evaluate(
+            "async () => (await import(new URL('static/table/main.js', document.baseURI)"
+            ".href)).S.view")
+        return view
+
+    def set_up(self, game: Game) -> None:
+        page = self.page
+        page.goto(f"{self.base}/?lang={self.lang}")
+        page.get_by_test_id("panel-setup").wait_for()
+        players = game.players
+        while page.get_by_test_id(f"seat-{len(players)}").count():
+            page.get_by_test_id(f"del-{len(players)}").click()
+        for i, p in enumerate(players):
+            if not page.get_by_test_id(f"seat-{i}").count():
+                page.get_by_test_id("add-player").click()
+            seat = page.get_by_test_id(f"seat-{i}")
+            seat.fill(p)
+            seat.dispatch_event("change")
+        page.get_by_test_id("deck").select_option(game.settings.deck.name)
+        page.get_by_test_id("free-0").wait_for()  # the engine checked the deck
+        for i, p in enumerate(players):
+            page.get_by_test_id(f"free-{i}").select_option(game.free_xp[p].key)
+        page.get_by_test_id("start").click()
+        self.wait_stage("draft")
+        self.code = self.page.evaluate(
+            "async () => (await import(new URL('static/table/main.js', document.baseURI)"
+            ".href)).S.code")
+
+
+def engine_ready(page: Any) -> None:
+    page.wait_for_function("document.documentElement.dataset.engine === 'ready'",
+                           timeout=120_000)
+
+
+def test_a_night_on_one_phone_offline_saved_exported_and_imported(
+        browser: Any, site: Site, static: Static, tmp_path: Path) -> None:
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT},
+                                  has_touch=True, locale="en-US", accept_downloads=True)
+    asked: list[str] = []
+    context.on("request", lambda r: asked.append(r.url))
+    page = context.new_page()
+    try:
+        # once online: the page draws at once, the engine loads, every file is kept
+        page.goto(f"{static.origin}/")
+        page.get_by_test_id("panel-setup").wait_for()
+        engine_ready(page)
+        page.wait_for_function(
+            "navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)",
+            timeout=60_000)
+        version = json.loads((site.out / "version.json").read_text())["version"]
+        assert page.evaluate("caches.keys()") == [f"darkcity-pocket-{version}"]
+        # offline from here, and the static server gone (the browser's own update check
+        # of sw.js skips Chromium's offline emulation: it finds nobody)
+        context.set_offline(True)
+        static.stop()
+        page.reload()
+        page.get_by_test_id("panel-setup").wait_for()
+        engine_ready(page)
+        expect(page.get_by_test_id("engine")).to_be_hidden()
+
+        game = table_game()
+        rec = game.nights[0]
+        assert Role.DEATH in {c.role for c in rec.night.cards.values()}
+        d = PocketDriver(page, static.origin)
+        d.set_up(game)
+        expect(page.get_by_test_id("no-phones")).to_have_count(1)
+        d.play(rec)  # Death's name entered on the Mayor's phone, handed over
+        d.wait_stage("over" if len(game.nights) == 1 else "journals")
+        before = d.state()
+        assert before["result"]["number"] == 1
+
+        # a correction to the night's story (a gesture entered again as it was)
+        night = rec.night
+        p = next(q for q in before["gesturing"] if night.shown(q) in (
+            Role.PRIEST, Role.VAMPIRE, Role.WEREWOLF, Role.ZOMBIE, Role.HUNTER))
+        d.tap("correct")
+        page.get_by_test_id("panel-correct").wait_for()
+        d.tap(f"who-{p}")
+        shows, g = night.shown(p), night.gestures.get(p)
+        taps = [f"role-{shows.key}"] + ([f"target-{x}" for x in g.targets] if g else [])
+        for tid in taps[:-1]:
+            d.tap(tid)
+        d.tap(taps[-1], sends=True)
+        expect(page.get_by_test_id("toast").last).to_contain_text(f"Corrected: {p}'s gesture")
+        after = d.state()
+        assert after["result"] == before["result"]
+
+        # a reload (or a closed app) loses nothing: the table as it was
+        page.reload()
+        engine_ready(page)
+        d.wait_stage("over" if len(game.nights) == 1 else "journals")
+        assert d.state()["version"] == after["version"]
+        page.goto(f"{static.origin}/")
+        page.get_by_test_id(f"resume-{d.code}").wait_for()
+
+        # the game exported, accepted by darkcity replay, and imported back
+        page.get_by_test_id(f"resume-{d.code}").click()
+        page.get_by_test_id("export-record").wait_for()
+        with page.expect_download() as dl:
+            page.get_by_test_id("export-record").click()
+        saved = tmp_path / dl.value.suggested_filename
+        dl.value.save_as(saved)
+        assert saved.name == f"darkcity-table-{d.code}.json"
+        replay = subprocess.run([sys.executable, "-m", "darkcity", "replay", str(saved)],
+                                capture_output=True, text=True, timeout=120, check=False)
+        assert replay.returncode == 0 and replay.stdout.startswith("ok"), replay
+        page.goto(f"{static.origin}/")
+        page.get_by_test_id("import-file").wait_for()
+        page.get_by_test_id("import-file").set_input_files(str(saved))
+        expect(page.get_by_test_id("toast").last).to_contain_text("Game imported")
+        expect(page.locator("[data-testid^=resume-]")).to_have_count(2)
+        # a foreign file: said, and nothing saved touched
+        junk = tmp_path / "junk.json"
+        junk.write_text('{"format": "darkcity-round/1"}')
+        page.get_by_test_id("import-file").set_input_files(str(junk))
+        expect(page.get_by_test_id("import-error")).to_contain_text("not a game")
+        expect(page.locator("[data-testid^=resume-]")).to_have_count(2)
+
+        outside = [u for u in asked if not u.startswith((static.origin, "blob:", "data:"))]
+        assert outside == []
+    finally:
+        context.close()
