@@ -291,6 +291,27 @@ UI: Final = (
     _("gesture: {gesture}"),
     _("What each night did is in its story, below. From now on you decide again."),
     _("Got it"),
+    # issue 31: why things happened (the winning row, a fate for one night, the
+    # reader's night above the next question), the count that stops with the connection
+    _("{xp} XP as the {role}"),
+    _("{player} is one XP from a victory: one more as the {roles}."),
+    _("Killed, damned or abducted lasts one night: no XP tonight, and they play again "
+      "the next night."),
+    _("{fate} tonight"),
+    _("No XP tonight; plays again the next night."),
+    _("Night {n}, for you"),
+    _("Your fate: {fate} tonight. No XP tonight; you play again the next night."),
+    _("You withdrew: nobody could harm you, and you earned no XP."),
+    _("You came through the night."),
+    _("No XP for you tonight."),
+    _("Your targets: {list}"),
+    _("The night is still being told (below the table)."),
+    _("first active"),
+    _("The first night's active player (whom the rulebook calls the Mayor). Here the app "
+      "itself counts and conducts the game, as the Mayor would."),
+    _("face-down card"),
+    _("This player took a card face down at random in tonight's draft."),
+    _("The count stopped with the connection: the gestures are shown once it is back."),
 )
 
 GOALS: Final[dict[Role, str]] = {r: CAST[r].goals for r in Role}  # cast.py marks them

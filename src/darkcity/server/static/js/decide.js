@@ -7,6 +7,7 @@ import { el, toast } from "./dom.js";
 import { send } from "./net.js";
 import { gestureText } from "./reveal.js";
 import { cardInfo, effect } from "./cards.js";
+import { tonightForYou } from "./story.js";
 
 const SEALED = new Set(["gesture", "withdrawal"]);
 
@@ -195,11 +196,15 @@ export function decisionPanel() {
   const V = S.view;
   if (V.phase === "over") return null;
   const box = el("section", { class: "card decide", "data-testid": "decide", "aria-labelledby": "decide-h", onkeydown: arrows });
-  // the face-down pick is news in the draft; later in the night it comes after the
-  // question (at the top of every prompt it pushed the question down)
-  const blind = V.blind_pick ? el("p", { class: V.phase === "draft" ? "blind" : "muted", "data-testid": "blind-pick", text: t("{player} took a face-down card.", { player: V.blind_pick }) }) : null;
-  const done = () => { if (blind && V.phase !== "draft") box.append(blind); return box; };
-  if (blind && V.phase === "draft") box.append(blind);
+  // the face-down pick is news in the draft; after it the seat says it (a line kept
+  // under every later question, through the gestures and the withdrawal, was noise)
+  const blind = V.blind_pick && V.phase === "draft" ? el("p", { class: "blind", "data-testid": "blind-pick", text: t("{player} took a face-down card.", { player: V.blind_pick }) }) : null;
+  const done = () => box;
+  // the night just told, for the reader, above the next question (a phone's story is
+  // under the table, and "Your turn ↓" skipped it)
+  const foryou = tonightForYou();
+  if (foryou) box.append(foryou);
+  if (blind) box.append(blind);
   if (!V.viewer) { box.append(el("p", { class: "muted", id: "decide-h", tabindex: "-1", text: t("You are watching.") })); return done(); }
   // A sealed decision may be made again until the count: the choices it was made
   // from are kept for this decision point.

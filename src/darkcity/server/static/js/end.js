@@ -5,6 +5,7 @@ import { t, word } from "./i18n.js";
 import { el } from "./dom.js";
 import { post, followNext } from "./net.js";
 import { CONDITIONS } from "./help.js";
+import { conditionLine } from "./won.js";
 
 async function playAgain() {
   const r = await post(`/api/rooms/${encodeURIComponent(S.code)}/again`, { token: S.token || "" });
@@ -19,8 +20,9 @@ export function endPanel() {
     el("h2", { id: "end-h", text: V.winners.length ? t("Winners: {names}", { names: V.winners.join(", ") }) : t("The game is over") }));
   box.append(el("ul", { class: "met", "data-testid": "conditions" }, V.winners.map((w) => {
     const s = byName.get(w);
-    const met = s ? s.met.map((c) => word("conditions", c)).join(", ") : "";
-    return el("li", {}, el("strong", { text: w }), " — ",
+    // the row and the card that won: "Ada — 4 XP as the Priest"
+    const met = s ? s.met.map((c) => conditionLine(w, c, (s.met_rows || {})[c])).join("; ") : "";
+    return el("li", { "data-testid": "won-by" }, el("strong", { text: w }), " — ",
       t("{condition} ({xp} XP; rows with XP: {rows})", { condition: met, xp: s ? s.xp : 0, rows: s ? s.rows : 0 }));
   })));
   // how a game is won, for whoever wonders why a seat with more XP did not (Ada's 6 XP

@@ -38,7 +38,8 @@ function progressTable() {
 
 function legend() {
   const items = [
-    [t("Mayor"), t("The Mayor: the first night's active player. The app counts and conducts the game, as the Mayor would.")],
+    [t("first active"), t("The first night's active player (whom the rulebook calls the Mayor). Here the app itself counts and conducts the game, as the Mayor would.")],
+    [t("face-down card"), t("This player took a card face down at random in tonight's draft.")],
     [t("active"), t("The active player: starts tonight's draft; then the player to their left, clockwise, each night.")],
     [t("you"), t("Your seat.")], [t("bot"), t("A bot plays this seat.")],
     [t("away"), t("Disconnected; after the grace period a bot decides for them.")],

@@ -6,6 +6,7 @@ import { t, role, word } from "./i18n.js";
 import { el, append } from "./dom.js";
 import { gestureText } from "./reveal.js";
 import { revealed } from "./clock.js";
+import { howWon, nearLines } from "./won.js";
 
 let teller = null;
 
@@ -20,10 +21,12 @@ export function newState(m) {
   if (!S.fresh && prev && newest && S.history.length > known) {
     S.before = new Map(prev.seats.map((s) => [s.name, s.journal]));
     S.standingBefore = S.standing;
-    S.story = { night: newest.number, start: Date.now(), shown: 0, total: newest.events.length };
+    // (at: the decision point the night's end opened, the next draft's first: a seat's
+    // fate is shown until the draft moves on from it)
+    S.story = { night: newest.number, start: Date.now(), shown: 0, total: newest.events.length, at: V.decision_id };
     tell();
   } else if (S.fresh || !prev) {
-    S.story = { night: newest ? newest.number : 0, start: 0, shown: Infinity, total: 0 };
+    S.story = { night: newest ? newest.number : 0, start: 0, shown: Infinity, total: 0, at: V.decision_id };
   }
   S.fresh = false;
   S.view = V;
@@ -59,6 +62,30 @@ export function journalOf(seat) {
   return told.some((e) => e.event === "xp" && e.player === seat.name) ? seat.journal : S.before.get(seat.name);
 }
 export function standingNow() { return telling() ? S.standingBefore || null : S.standing; }
+
+// The events that put a player out of the night, by whom they name: the seats and the
+// reader's summary say "killed" at the story's step that tells it, not before.
+const TARGET_OUT = new Set(["kill", "kill-guardian", "abduct", "reflex", "damn", "cannibals"]);
+const ACTOR_OUT = new Set(["tough-killed", "tough-abducted", "dies-on-priest", "demoniac-freed", "demoniac-dies-exorcised", "cannibals"]);
+
+// A player's fate in the newest night as far as it is told (null: alive, or not told
+// yet). A withdrawal was public before the resolution.
+export function fateTold(night, name) {
+  const fate = new Map(night.fates).get(name);
+  if (!fate || fate === "alive") return null;
+  const shown = S.story.night === night.number ? S.story.shown : Infinity;
+  if (fate === "withdrawn" || shown >= night.events.length) return fate;
+  const told = night.events.slice(0, shown);
+  return told.some((e) => (TARGET_OUT.has(e.event) && e.target === name) || (ACTOR_OUT.has(e.event) && e.player === name)) ? fate : null;
+}
+
+// A fate lasts one night: shown on the seats while the night is told and until the next
+// draft moves on ("killed" into the next draft was read as "out of the game").
+export function fatesShown() {
+  const V = S.view;
+  if (!V || !S.history.length) return false;
+  return V.phase === "over" || telling() || (V.phase === "draft" && V.decision_id === S.story.at);
+}
 
 // "step 2", not a bare 2 beside the list's own numbers ("1. 2 The Vampire ..."): the
 // initiative step the line happened at
@@ -111,7 +138,14 @@ export function storyPanel() {
     box.append(el("h2", { id: "story-h", text: t("Night {n}: what happened", { n: last.number }) }),
       eventList(last.events.slice(0, shown), "events"));
     if (shown >= last.events.length && last.winners.length) {
-      box.append(el("p", { class: "win", text: t("Winners: {names}", { names: last.winners.join(", ") }) }));
+      // who won, and with which row and card ("Ada — 4 XP as the Priest")
+      box.append(el("p", { class: "win", "data-testid": "story-win", text: t("Winners: {names}", { names: last.winners.map((w) => howWon(w, S.standing)).join(" · ") }) }));
+    } else if (shown >= last.events.length) {
+      // who could win next night, said in the story, not only in the Rules
+      box.append(...nearLines(S.standing).map((n) => el("p", { class: `near ${n.name === V.viewer ? "mine" : ""}`, "data-testid": "story-near", text: n.text })));
+    }
+    if (last.fates.some(([, f]) => f !== "alive" && f !== "withdrawn")) {
+      box.append(el("p", { class: "muted", "data-testid": "fate-note", text: t("Killed, damned or abducted lasts one night: no XP tonight, and they play again the next night.") }));
     }
   } else {
     return null;
@@ -121,4 +155,38 @@ export function storyPanel() {
     append(box, [el("h3", { text: t("Earlier nights") }), earlier.map((n) => nightDetails(n, false))]);
   }
   return box;
+}
+
+// On a phone the night's story sits under the table and the next question is what the
+// reader is sent to ("Your turn ↓"): what happened to them is said above that question,
+// as far as the story has told it: their fate, their XP, their targets'.
+export function tonightForYou() {
+  const V = S.view;
+  const last = S.history.length ? S.history[S.history.length - 1] : null;
+  if (!V || !V.viewer || !last || V.phase !== "draft" || V.night !== last.number + 1) return null;
+  const me = V.viewer;
+  const played = new Map(last.gestures);
+  if (!played.has(me) && !new Map(last.fates).has(me)) return null;
+  const shown = S.story.night === last.number ? Math.min(S.story.shown, last.events.length) : last.events.length;
+  const whole = shown >= last.events.length;
+  const told = last.events.slice(0, shown);
+  const lines = [];
+  const fate = fateTold(last, me);
+  if (fate === "withdrawn") lines.push(t("You withdrew: nobody could harm you, and you earned no XP."));
+  else if (fate) lines.push(t("Your fate: {fate} tonight. No XP tonight; you play again the next night.", { fate: word("fates", fate) }));
+  else if (whole) lines.push(t("You came through the night."));
+  const xp = told.filter((e) => e.event === "xp" && e.player === me).map((e) => e.text);
+  if (xp.length) lines.push(...xp);
+  else if (whole && fate !== "withdrawn") lines.push(t("No XP for you tonight."));
+  const g = played.get(me);
+  const targets = [...new Set((g && g.targets) || [])];
+  const said = targets.map((p) => {
+    const f = fateTold(last, p);
+    return f ? `${p}: ${word("fates", f)}` : whole ? `${p}: ${word("fates", "alive")}` : null;
+  }).filter(Boolean);
+  if (said.length) lines.push(t("Your targets: {list}", { list: said.join(", ") }));
+  if (!whole) lines.push(t("The night is still being told (below the table)."));
+  return el("div", { class: "foryou", "data-testid": "for-you" },
+    el("h3", { text: t("Night {n}, for you", { n: last.number }) }),
+    el("ul", {}, lines.map((x) => el("li", { text: x }))));
 }

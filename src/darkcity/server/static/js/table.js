@@ -3,7 +3,7 @@ import { S } from "./store.js";
 import { t, role, word } from "./i18n.js";
 import { el } from "./dom.js";
 import { RADIUS, arrowLayer, arrowsOf, gestureText, revealNow } from "./reveal.js";
-import { journalOf, standingNow, telling } from "./story.js";
+import { fateTold, fatesShown, journalOf, standingNow, telling } from "./story.js";
 import { currentChoices, setFilter, targetsOf } from "./decide.js";
 
 export function circle(nodes, center, arrows) {
@@ -29,7 +29,7 @@ export function gameSeats() {
   const lobbySeats = S.lobby.seats;
   const inNight = ["gesture", "withdrawal", "zombie"].includes(V.phase);
   const last = S.history.length ? S.history[S.history.length - 1] : null;
-  const lastFates = new Map(last ? last.fates : []);
+  const showFates = !inNight && fatesShown();
   const lastCards = new Map(last ? last.cards : []);
   const st = standingNow();
   const near = new Map(st ? st.seats.map((x) => [x.name, x]) : []);
@@ -40,11 +40,13 @@ export function gameSeats() {
     const xp = journalOf(s).reduce((a, [, x]) => a + x, 0);
     const kids = [el("div", { class: "seatname", text: s.name })];
     const badges = [];
-    if (V.mayor === s.name) badges.push(badge(t("Mayor"), "mayor"));
+    // (the app is the Mayor: the badge says what it means, the first night's active player)
+    if (V.mayor === s.name) badges.push(badge(t("first active"), "mayor"));
     if (V.active === s.name && V.phase !== "over") badges.push(badge(t("active"), "active"));
     if (mine) badges.push(badge(t("you"), "you"));
     if (L.kind === "bot") badges.push(badge(t("bot"), "bot"));
     if (L.kind === "human" && !L.online) badges.push(badge(t("away"), "away"));
+    if (V.blind_pick === s.name && inNight) badges.push(badge(t("face-down card"), "blind"));
     const sx = near.get(s.name);
     if (sx && sx.near.length && V.phase !== "over") badges.push(badge(t("1 XP from winning"), "near"));
     if (V.winners.includes(s.name) && !telling()) badges.push(badge(t("winner"), "winner"));
@@ -60,8 +62,10 @@ export function gameSeats() {
     if (s.gesture && (mine || V.phase !== "gesture")) kids.push(el("div", { class: "gest", text: gestureText(s.gesture, false) }));
     if (s.withdrawal === true) kids.push(el("div", { class: "gest fled", text: t("withdrew") }));
     else if (Array.isArray(s.withdrawal) && s.withdrawal.length) kids.push(el("div", { class: "gest", text: t("lowered a bolt") }));
-    const fate = lastFates.get(s.name);
-    if (!inNight && fate && fate !== "alive") kids.push(el("div", { class: "fate", text: word("fates", fate) }));
+    // a fate lasts one night, and is shown from the story's step that tells it: "killed
+    // tonight" (the story says the rest: no XP, plays again the next night)
+    const fate = showFates ? fateTold(last, s.name) : null;
+    if (fate) kids.push(el("div", { class: "fate", "data-testid": `fate-${i}`, title: t("No XP tonight; plays again the next night."), text: t("{fate} tonight", { fate: word("fates", fate) }) }));
     const chosen = S.filter.includes(s.name);
     return el("button", {
       class: `seat ${mine ? "me" : ""} ${chosen ? "chosen" : ""} ${filterable ? "pickable" : ""} ${s.withdrawal === true ? "fled" : ""}`,
