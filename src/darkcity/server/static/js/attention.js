@@ -20,13 +20,25 @@ function beep() {
 // story): a button at the bottom of the screen says so and goes to it. It shows only
 // while no part of the question's panel is on screen (its choices in sight are enough),
 // and the page gets room at its foot to scroll what it would cover above it.
-let pill = null, seen = null;
+let pill = null, seen = null, above = false;
 function show(on) {
   pill.hidden = !on;
   document.body.classList.toggle("pointing", on);
 }
+// (the arrow says where the question is: after the draft a phone's gesture question
+// could go off the top, and "↓" sent the reader further down, away from it)
 const watch = "IntersectionObserver" in window
-  ? new IntersectionObserver((all) => { for (const e of all) if (e.target === seen) show(!e.isIntersecting); }) : null;
+  ? new IntersectionObserver((all) => {
+    for (const e of all) {
+      if (e.target !== seen) continue;
+      above = !e.isIntersecting && e.boundingClientRect.bottom <= 0;
+      label();
+      show(!e.isIntersecting);
+    }
+  }) : null;
+function label() {
+  if (pill && S.view) pill.textContent = `${t("Your turn: {prompt}", { prompt: word("prompts", S.view.phase) })} ${above ? "↑" : "↓"}`;
+}
 function goTo() {
   const h = document.getElementById("decide-h");
   if (!h) return;
@@ -48,7 +60,7 @@ function point(mine) {
     seen = panel;
     if (panel && watch) watch.observe(panel); else show(false);
   }
-  if (h) pill.textContent = `${t("Your turn: {prompt}", { prompt: word("prompts", S.view.phase) })} ↓`;
+  if (h) label();
 }
 
 export const attention = {

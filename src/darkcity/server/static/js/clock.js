@@ -28,13 +28,28 @@ export function startCount(m) {
   S.countWord = null;
   S.nowAfter = false;
   S.countOf = m;
+  S.countStopped = false;
   lookAtTheTable();
+  // "1" as the count starts (its first beat was silent: 0.8 s, then "1"), "Now!" at
+  // the reveal's instant, the words evenly between: a fixed rhythm every night
+  const step = (m.beats * m.beat) / (words.length - 1);
   words.forEach((w, i) => {
-    const at = (m.start + (i + 1) * m.beat - now()) * 1000;
+    const at = (m.start + i * step - now()) * 1000;
     setTimeout(() => { if (S.countOf === m) { S.countWord = w; showCount(); } }, Math.max(0, at));
   });
   const end = (m.start + m.beats * m.beat - now()) * 1000;
   setTimeout(() => { if (S.countOf === m) { S.countWord = null; showCount(); } }, Math.max(0, end) + 700);
+}
+
+// The connection dropped during the count: no "Now!" without its reveal. The table is
+// as it was before the count; the new connection brings the count or the reveal.
+export function stopCount() {
+  S.countOf = null;
+  S.counting = null;
+  S.countWord = null;
+  S.nowAfter = false;
+  S.countStopped = true;
+  showCount();
 }
 
 export function showCount() {

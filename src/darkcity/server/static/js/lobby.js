@@ -49,7 +49,8 @@ export const inviteLink = () => `${S.meta.invite_base || location.origin}/r/${S.
 // A page on localhost of a server that listens on this computer only: no link it shares
 // can work for anyone else, so it says so, and what the host runs instead.
 function unreachable() {
-  if (S.meta.reachable !== false) return null;
+  // (the host's to fix: a friend on the join page cannot restart the host's server)
+  if (S.meta.reachable !== false || !isHost()) return null;
   return el("p", { class: "warn", "data-testid": "unreachable" },
     t("Friends cannot open this link: darkcity listens on this computer only. Start it with “darkcity serve --host 0.0.0.0” on the same Wi-Fi network, then share the link again."));
 }

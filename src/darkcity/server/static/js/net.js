@@ -3,7 +3,7 @@
 import { S, update } from "./store.js";
 import { t } from "./i18n.js";
 import { toast } from "./dom.js";
-import { startCount } from "./clock.js";
+import { startCount, stopCount } from "./clock.js";
 import { newState } from "./story.js";
 import { attention } from "./attention.js";
 
@@ -23,6 +23,7 @@ export function connect() {
   S.attempts += 1;
   clearTimeout(silent); silent = null;
   ws.onopen = () => {
+    readMeta();
     S.history = [];
     S.fresh = true;  // the first state of a connection is shown, not told again
     ws.send(JSON.stringify({ type: "hello", token: S.token, lang: S.lang }));
@@ -38,6 +39,18 @@ export function connect() {
   ws.onclose = () => dropped(ws);
 }
 
+// Where friends reach the server (the invite link's address, server/share.py), read
+// again on each connection: the lobby asks a host to restart darkcity with --host
+// 0.0.0.0, and the link copied after that restart still said 127.0.0.1 until a reload.
+async function readMeta() {
+  try {
+    const r = await fetch("/api/meta");
+    if (!r.ok) return;
+    const meta = await r.json();
+    update(() => { S.meta = meta; });
+  } catch { /* the page keeps the address it has */ }
+}
+
 // The socket is gone (closed, or silent past its ping): said on the page, and tried
 // again after a pause that grows.
 function dropped(ws) {
@@ -45,6 +58,9 @@ function dropped(ws) {
   clearTimeout(silent); silent = null;
   S.online = false;
   if (!S.fatal) S.lost = true;  // said on the page until a welcome comes again
+  // a count under way stops: "Now!" would promise a reveal this page cannot get (it
+  // counted to "Now!", then showed nothing for seconds); the banner says why
+  if (S.counting || S.countWord) stopCount();
   update();
   if (S.fatal) return;
   // 1 s, 2 s, 4 s ... 15 s: a server that is down is not hammered.

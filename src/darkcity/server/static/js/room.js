@@ -61,6 +61,7 @@ function lostBanner() {
   if (!S.lost || S.online || S.fatal) return null;
   return el("div", { class: "lost", role: "alert", "data-testid": "connection-lost" },
     el("span", { text: t("Connection lost: reconnecting… Nothing you tap is sent until it is back.") }),
+    S.countStopped ? el("span", { "data-testid": "count-stopped", text: t("The count stopped with the connection: the gestures are shown once it is back.") }) : null,
     el("button", { type: "button", class: "small", "data-testid": "reconnect", text: t("Reconnect now"), onclick: () => reconnect() }));
 }
 
@@ -114,7 +115,7 @@ function gameView() {
       : t("Night {n} · {phase}", { n: V.night, phase: word("phases", V.phase) });
   const r = revealNow(V);
   const center = el("div", { class: "center" },
-    el("div", { class: `phase ${nowShowing() ? "hush" : ""}`, "data-testid": "phase", "data-phase": V.phase, text: phaseText }),
+    el("div", { class: `phase ${nowShowing() ? "hush" : ""} ${V.phase === "over" && V.winners.length && !telling() ? "winners" : ""}`, "data-testid": "phase", "data-phase": V.phase, text: phaseText }),
     el("div", { id: "countdown", "data-testid": "countdown", role: "timer" }),
     el("div", { id: "count", class: `count ${S.countWord ? "on" : ""}`, "aria-live": "assertive", "data-testid": "count", text: S.countWord || "" }),
     r ? el("div", { class: "muted caption", text: r.caption }) : null);
