@@ -68,6 +68,11 @@ def _extensions() -> list[Any]:
     except ImportError:
         _warn("mypyc is not installed")
         return []
+    # Said before the long silent part: mypyc and the C compiler take about a minute,
+    # and an install that printed nothing for that long looked stuck (issue 31). pip
+    # shows a build's output with -v only; `python -m build` and `pip wheel -v` show it.
+    print(f"darkcity: compiling {len(compiled_modules())} engine modules with mypyc "
+          "(about a minute; DARKCITY_COMPILE=0 skips it)...", file=sys.stderr, flush=True)
     try:
         return mypyc_extensions(compiled_modules())
     except BaseException as e:  # mypyc reports a type error by exiting
