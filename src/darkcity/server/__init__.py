@@ -9,7 +9,21 @@ See ``docs/server.md``.
 
 from __future__ import annotations
 
-from darkcity.server.app import create_app
+from typing import TYPE_CHECKING, Any
+
 from darkcity.server.config import ServerConfig
 
+if TYPE_CHECKING:
+    from darkcity.server.app import create_app
+
 __all__ = ["ServerConfig", "create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    """``create_app`` is imported when asked for: a room (``server/room/``) is imported
+    without FastAPI, as a phone's worker does, with no server at all."""
+    if name == "create_app":
+        from darkcity.server.app import create_app
+
+        return create_app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -56,7 +56,8 @@ from sqlalchemy.exc import IntegrityError
 from darkcity.server.config import ServerConfig
 from darkcity.server.manager import CODE_ALPHABET, CODE_LENGTH, RoomManager
 from darkcity.server.room import Room
-from darkcity.server.storage import Storage, Superseded
+from darkcity.server.room.ports import Superseded
+from darkcity.server.storage import Storage
 
 __all__ = ["Cluster", "FencedStorage", "Routes", "make_storage", "pack", "room_code", "unpack"]
 

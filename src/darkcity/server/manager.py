@@ -20,9 +20,11 @@ from darkcity.server.bots import LEVELS
 from darkcity.server.common import Refusal
 from darkcity.server.config import ServerConfig
 from darkcity.server.room import Member, Room, RoomConfig, check_name
+from darkcity.server.room.ports import Superseded
 from darkcity.server.room.state import _deck_reason
-from darkcity.server.storage import Storage, Superseded
+from darkcity.server.storage import Storage
 from darkcity.server.thinking import BotPool
+from darkcity.server.timers import LoopScheduler
 from darkcity.settings import Settings
 
 log = logging.getLogger("darkcity.server")
@@ -48,6 +50,7 @@ class RoomManager:
         self.config = config
         self.clock = clock
         self.pool = pool  # the bots' worker processes (None: bots think on the loop)
+        self.scheduler = LoopScheduler()  # the rooms' timers, on the running loop
         self.rooms: dict[str, Room] = {}
         self.lazy = True  # get() loads a stored room; a cluster loads only with the lease
         self.quiet: dict[str, float] = {}  # code -> since when nobody is connected
@@ -123,7 +126,8 @@ class RoomManager:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if code not in self.rooms and not self.storage.code_taken(code):
                 break
-        room = Room(code, config, self.storage, self.config, clock=self.clock, pool=self.pool)
+        room = Room(code, config, self.storage, self.config, clock=self.clock, pool=self.pool,
+                    scheduler=self.scheduler)
         self.storage.create_room(code, config.to_json(), room.lobby_json())
         self.rooms[code] = room
         return room
@@ -165,7 +169,8 @@ class RoomManager:
             return None
         self._make_room()
         room = Room(code, RoomConfig.from_json(stored.config), self.storage, self.config,
-                    clock=self.clock, pool=self.pool)
+                    clock=self.clock, pool=self.pool,
+                    scheduler=self.scheduler)
         lobby = stored.lobby
         for m in lobby.get("members", []):
             room.members[int(m["id"])] = Member(int(m["id"]), str(m["name"]),

@@ -33,16 +33,13 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
+from darkcity.server.room.ports import Superseded
+
 __all__ = ["Storage", "StoredDecision", "StoredRoom", "Superseded"]
 
 #: PostgreSQL's values of ``synchronous_commit`` (checked: it is written into a SET).
 _SYNCHRONOUS_COMMIT = ("off", "local", "remote_write", "remote_apply", "on")
 
-
-class Superseded(Exception):
-    """A decision's place in its room's history is taken: another process has run the
-    room meanwhile (its lease ran out here). Nothing was stored; the room is read
-    again from the database, and the decision may be made again there."""
 
 metadata = MetaData()
 

@@ -39,25 +39,12 @@ from darkcity.decisions import decision_from_dict, decision_to_dict
 from darkcity.deck import Deck, parse_card, preset
 from darkcity.game import Game
 from darkcity.server.bots import bot_decision, new_bot
+from darkcity.server.room.ports import Request
 from darkcity.settings import Settings, bot_rng
 
 __all__ = ["BotPool", "Request", "think"]
 
 log = logging.getLogger("darkcity.server")
-
-
-@dataclass(frozen=True, slots=True)
-class Request:
-    """What a worker needs to decide for ``player`` at ``level`` in room ``code``."""
-
-    code: str
-    seed: str
-    players: tuple[str, ...]
-    deck: str  # a preset name, or "custom"
-    cards: tuple[str, ...]
-    decisions: tuple[dict[str, Any], ...]  # every decision stored, in order
-    player: str
-    level: str
 
 
 @dataclass(slots=True)

@@ -231,7 +231,8 @@ def _handle(room: Room, conn: Conn, text: str, session: _Session) -> None:
 
 def _make_way(room: Room, member: int, most: int) -> None:
     """Before one more socket of ``member`` joins: close its oldest beyond ``most - 1``."""
-    mine = sorted((c for c in room.conns if c.member == member), key=lambda c: c.opened)
+    mine = sorted((c for c in room.conns if isinstance(c, Conn) and c.member == member),
+                  key=lambda c: c.opened)
     for old in mine[:max(0, len(mine) - most + 1)] if most > 0 else ():
         old.error("replaced", msg("This seat was opened in another window; this one "
                                   "closes."))

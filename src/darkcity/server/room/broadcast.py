@@ -5,8 +5,6 @@ few messages, acknowledgements first.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from dataclasses import replace
 from typing import Any
 
@@ -14,8 +12,8 @@ from darkcity.decisions import decision_to_dict
 from darkcity.game import Game, restore
 from darkcity.i18n import Message, Translator
 from darkcity.narration import render
-from darkcity.server.conn import Conn
 from darkcity.server.room.lobby import Lobby
+from darkcity.server.room.ports import Reader
 from darkcity.server.room.state import BEATS, Member
 from darkcity.server.standing import standing
 from darkcity.views import View, view
@@ -28,7 +26,7 @@ class Broadcaster(Lobby):
 
     __slots__ = ()
 
-    def connect(self, conn: Conn, member: Member | None) -> None:
+    def connect(self, conn: Reader, member: Member | None) -> None:
         conn.member = member.id if member else None
         self.conns.add(conn)
         if member is not None:
@@ -52,7 +50,7 @@ class Broadcaster(Lobby):
             self._save_lobby()
         self.broadcast_lobby(held=conn, presence=True)  # the others soon
 
-    def disconnect(self, conn: Conn) -> None:
+    def disconnect(self, conn: Reader) -> None:
         self.conns.discard(conn)
         mid = conn.member
         if mid is not None and mid in self.members and not any(
@@ -60,7 +58,7 @@ class Broadcaster(Lobby):
             self.away[mid] = self.clock()
         self.broadcast_lobby(presence=True)
 
-    def welcome(self, conn: Conn) -> dict[str, Any]:
+    def welcome(self, conn: Reader) -> dict[str, Any]:
         m = self.members.get(conn.member) if conn.member is not None else None
         return {"type": "welcome", "room": self.code, "member": m.id if m else None,
                 "name": m.name if m else None, "server_time": self.clock()}
@@ -91,17 +89,16 @@ class Broadcaster(Lobby):
             self._changed.add(only)
             self._changed.update(also)
             self._point = self._point or point
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # no event loop (a test driving a room directly)
+        timers = self.scheduler.timers()
+        if timers is None:  # no event loop (a test driving a room directly)
             self._broadcast_now()
             return
         if not self._broadcast_due:
             self._broadcast_due = True
             # a decider waits for its ack (which rides on its state): at once; else
             # changes within the window make one broadcast
-            loop.call_later(0.0 if self._urgent else self.server.coalesce_s,
-                            self._broadcast_now)
+            timers.call_later(0.0 if self._urgent else self.server.coalesce_s,
+                              self._broadcast_now)
 
     def _broadcast_now(self) -> None:
         full, changed, point = self._full, self._changed or set(), self._point
@@ -135,9 +132,8 @@ class Broadcaster(Lobby):
         broadcast tells several decisions; the stage's last decision is told by the
         ``count`` (or the next state) instead, and a progress still due is dropped."""
         self._progress_point = self._progress_point or point
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # no event loop (a test driving a room directly): at once
+        timers = self.scheduler.timers()
+        if timers is None:  # no event loop (a test driving a room directly): at once
             self._progress_now()
             return
         if not self._progress_due:
@@ -146,13 +142,14 @@ class Broadcaster(Lobby):
             if game is not None and len(game.decision_point().required) > 1:
                 delay = self.server.sealed_progress_s
             else:
-                delay = max(0.0, self._progress_last + self.server.progress_s - loop.time())
-            loop.call_later(delay, self._progress_now)
+                delay = max(0.0, self._progress_last + self.server.progress_s - timers.time())
+            timers.call_later(delay, self._progress_now)
 
     def _progress_now(self) -> None:
         point, self._progress_point, self._progress_due = self._progress_point, False, False
-        with contextlib.suppress(RuntimeError):
-            self._progress_last = asyncio.get_running_loop().time()
+        timers = self.scheduler.timers()
+        if timers is not None:
+            self._progress_last = timers.time()
         game = self.game
         if game is None or self.reveal_at is not None:
             return
@@ -176,7 +173,7 @@ class Broadcaster(Lobby):
     def _lobby_message(self) -> dict[str, Any]:
         return {"type": "lobby", "lobby": self._lobby_now_body(), "server_time": self.clock()}
 
-    def _carry_lobby(self, conn: Conn, message: dict[str, Any]) -> dict[str, Any]:
+    def _carry_lobby(self, conn: Reader, message: dict[str, Any]) -> dict[str, Any]:
         """``message`` (a state, progress or count), with the lobby riding on it when a
         lobby broadcast is due and ``conn`` does not hold the lobby as it is now: the
         reader then holds it, and the broadcast leaves it out (one message, not two)."""
@@ -185,7 +182,7 @@ class Broadcaster(Lobby):
         self._lobby_fresh.add(conn)
         return {**message, "lobby": self._lobby_now_body()}
 
-    def broadcast_lobby(self, held: Conn | None = None, presence: bool = False) -> None:
+    def broadcast_lobby(self, held: Reader | None = None, presence: bool = False) -> None:
         """Everybody's lobby, soon: changes within ``coalesce_s`` make one broadcast;
         a change of who is connected only (``presence``: a table's six hellos, everyone
         coming back after a restart) waits up to ``presence_s``, to share one.
@@ -196,23 +193,23 @@ class Broadcaster(Lobby):
         self._lobby_body = None
         if not self.conns:
             return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # no event loop (a test driving a room directly): at once
+        timers = self.scheduler.timers()
+        if timers is None:  # no event loop (a test driving a room directly): at once
             self._lobby_now()
             return
-        when = loop.time() + (self.server.presence_s if presence else self.server.coalesce_s)
+        when = timers.time() + (self.server.presence_s if presence else self.server.coalesce_s)
         due = self._lobby_due
         if due is None or due.when() > when:  # a change of the table is not held back
             if due is not None:
                 due.cancel()
-            self._lobby_due = loop.call_at(when, self._lobby_now)
+            self._lobby_due = timers.call_at(when, self._lobby_now)
 
     def _lobby_now(self) -> None:
         if self._broadcast_due:  # the states about to leave carry it: after them
-            self._lobby_due = asyncio.get_running_loop().call_later(self.server.coalesce_s,
-                                                                    self._lobby_now)
-            return
+            timers = self.scheduler.timers()
+            if timers is not None:
+                self._lobby_due = timers.call_later(self.server.coalesce_s, self._lobby_now)
+                return
         self._lobby_due = None
         readers = [c for c in self.conns if c not in self._lobby_fresh]
         self._lobby_fresh = set()
@@ -221,14 +218,14 @@ class Broadcaster(Lobby):
             for c in readers:
                 c.send(body)
 
-    def send_state(self, conn: Conn) -> None:
+    def send_state(self, conn: Reader) -> None:
         """The reader's view of the game (while the Mayor counts, the old view holds);
         a lobby due soon rides on it."""
         state = self.state_message(conn)
         if state is not None:
             conn.send(self._carry_lobby(conn, state))
 
-    def state_message(self, conn: Conn) -> dict[str, Any] | None:
+    def state_message(self, conn: Reader) -> dict[str, Any] | None:
         """The ``state`` message of the reader's view (``None``: no game, or the Mayor is
         counting); the nights in it are counted as sent."""
         game = self.game
@@ -236,7 +233,7 @@ class Broadcaster(Lobby):
             return None
         return self._state_of(conn, game)
 
-    def _counting_welcome(self, conn: Conn, welcome: dict[str, Any]) -> dict[str, Any] | None:
+    def _counting_welcome(self, conn: Reader, welcome: dict[str, Any]) -> dict[str, Any] | None:
         """A reader who arrives while the Mayor counts (a reload during "1, 2, 3, now!")
         gets the table as it was before the count (the game without its last decision,
         which closed the sealed phase: nothing is revealed before "now!") and the beats
@@ -255,7 +252,7 @@ class Broadcaster(Lobby):
             welcome["chose"] = decision_to_dict(last)
         return self._state_of(conn, before)
 
-    def _state_of(self, conn: Conn, game: Game) -> dict[str, Any]:
+    def _state_of(self, conn: Reader, game: Game) -> dict[str, Any]:
         player = self.player_of(conn.member)
         seat = self.seat_of(conn.member)
         if player is None and seat is not None and self.players:

@@ -4,7 +4,7 @@ deadline, players away past the grace; bots think in worker processes.
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import logging
 from typing import Any
 
@@ -12,8 +12,8 @@ from darkcity.decisions import IllegalDecision, decision_from_dict
 from darkcity.i18n import Message, msg
 from darkcity.server.bots import bot_decision, new_bot
 from darkcity.server.room.driver import Driver
+from darkcity.server.room.ports import Request
 from darkcity.server.text import level_word
-from darkcity.server.thinking import Request
 from darkcity.settings import bot_rng
 
 __all__ = ["RoomClock"]
@@ -38,11 +38,10 @@ class RoomClock(Driver):
 
     def _schedule_reveal(self, at: float) -> None:
         """The reveal fires at its instant, on a timer of its own (not the next tick)."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # no event loop: a test drives the clock, and tick() reveals
+        timers = self.scheduler.timers()
+        if timers is None:  # no event loop: a test drives the clock, and tick() reveals
             return
-        loop.call_later(max(0.0, at - self.clock()), self._reveal_due, at)
+        timers.call_later(max(0.0, at - self.clock()), functools.partial(self._reveal_due, at))
 
     def _reveal_due(self, at: float) -> None:
         if self.reveal_at != at or self.clock() < at - 0.005:

@@ -20,8 +20,8 @@ from darkcity.i18n import Message, msg
 from darkcity.record import write_record
 from darkcity.server.common import Refusal
 from darkcity.server.room.broadcast import Broadcaster
+from darkcity.server.room.ports import Superseded
 from darkcity.server.room.state import BEATS
-from darkcity.server.storage import Superseded
 
 __all__ = ["Driver"]
 

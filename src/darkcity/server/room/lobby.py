@@ -20,8 +20,8 @@ from darkcity.game import Game
 from darkcity.i18n import Message, msg
 from darkcity.server.bots import LEVELS
 from darkcity.server.common import Refusal
-from darkcity.server.conn import Conn
 from darkcity.server.limits import BadName, clean_name, name_key
+from darkcity.server.room.ports import Reader
 from darkcity.server.room.state import Member, RoomState, _deck_reason
 from darkcity.settings import Settings
 
@@ -65,7 +65,7 @@ class Lobby(RoomState):
     __slots__ = ()
 
     if TYPE_CHECKING:  # the other concerns' (broadcast.py, driver.py, clock.py)
-        def broadcast_lobby(self, held: Conn | None = None, presence: bool = False) -> None:
+        def broadcast_lobby(self, held: Reader | None = None, presence: bool = False) -> None:
             ...
 
         def notice(self, message: Message) -> None: ...

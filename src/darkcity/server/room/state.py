@@ -4,7 +4,6 @@ that keeps it (``lobby.py``, ``driver.py``, ``clock.py``, ``broadcast.py``)."""
 
 from __future__ import annotations
 
-import asyncio
 import math
 import time
 from collections.abc import Callable
@@ -17,9 +16,7 @@ from darkcity.deck import Deck, parse_card, preset
 from darkcity.game import Game
 from darkcity.i18n import FieldError, Message, error_message
 from darkcity.server.config import ServerConfig
-from darkcity.server.conn import Conn
-from darkcity.server.storage import Storage
-from darkcity.server.thinking import BotPool
+from darkcity.server.room.ports import NO_TIMERS, Reader, RoomStore, Scheduler, Thinker, Timer
 
 __all__ = ["BEATS", "Member", "RoomConfig", "RoomState"]
 
@@ -82,13 +79,14 @@ class RoomState:
     """Every field of a room. Plain synchronous state driven by one thread (the server's
     event loop): nothing awaits, so a room is never seen half-changed."""
 
-    # -- what the room is, and what the server lends it ---------------------------------
+    # -- what the room is, and what the server lends it (ports.py) ----------------------
     code: str
     config: RoomConfig
-    storage: Storage  # the lobby and each decision stored (a decision before its ack)
+    storage: RoomStore  # the lobby and each decision stored (a decision before its ack)
     server: ServerConfig  # the broadcasts' windows (coalesce_s, presence_s, progress_s...)
     clock: Callable[[], float] = time.time  # the server's clock (epoch seconds)
-    pool: BotPool | None = None  # bots think in worker processes (None: on the loop)
+    pool: Thinker | None = None  # bots think in worker processes (None: on the loop)
+    scheduler: Scheduler = NO_TIMERS  # timers (NO_TIMERS: broadcasts at once, tick reveals)
 
     # -- the lobby (lobby.py) -----------------------------------------------------------
     status: str = "lobby"  # lobby, playing, over ("moved": another process runs it)
@@ -130,7 +128,7 @@ class RoomState:
     failure_logged: float = -math.inf
 
     # -- broadcasting (broadcast.py) ----------------------------------------------------
-    conns: set[Conn] = field(default_factory=set)  # every open connection, seated or not
+    conns: set[Reader] = field(default_factory=set)  # every open connection, seated or not
     notices: list[dict[str, Any]] = field(default_factory=list)  # the last 20
     # the state: due, changed for whom, and how soon
     _broadcast_due: bool = False
@@ -138,12 +136,12 @@ class RoomState:
     _full: bool = False  # every reader gets a whole view
     _changed: set[str] | None = None  # else only these players do (the others: progress)
     _point: bool = False  # the progress carries the new point's deadline
-    _fresh: set[Conn] = field(default_factory=set)  # readers whose state is current
+    _fresh: set[Reader] = field(default_factory=set)  # readers whose state is current
     # who has decided (never what): at most one progress per progress_s
     _progress_due: bool = False
     _progress_point: bool = False
     _progress_last: float = -math.inf
     # the lobby: due, and who holds it as it is now
-    _lobby_due: asyncio.TimerHandle | None = None
-    _lobby_fresh: set[Conn] = field(default_factory=set)  # hold the lobby as it is now
+    _lobby_due: Timer | None = None
+    _lobby_fresh: set[Reader] = field(default_factory=set)  # hold the lobby as it is now
     _lobby_body: dict[str, Any] | None = None  # lobby_public() as it is now, once built

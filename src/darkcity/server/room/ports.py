@@ -1,0 +1,126 @@
+"""What a room needs from outside, as small typed interfaces the server implements.
+
+A room is plain synchronous state; it never imports an event loop, a web framework, a
+database or a socket. The server lends it:
+
+- a :class:`RoomStore` that stores its lobby and each decision *before* the decision
+  is acknowledged (:class:`darkcity.server.storage.Storage`; a decision whose place is
+  taken raises :class:`Superseded`);
+- a :class:`Reader` per connection, which it hands messages to
+  (:class:`darkcity.server.conn.Conn`);
+- a :class:`Scheduler` for the timers: the reveal at its instant, the broadcasts'
+  windows (:class:`darkcity.server.timers.LoopScheduler`, on the running asyncio loop);
+- a :class:`Thinker` where bots think off the room's thread
+  (:class:`darkcity.server.thinking.BotPool`, worker processes), given a
+  :class:`Request`;
+- the time, a ``Callable[[], float]`` (epoch seconds; ``time.time`` by default).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from darkcity.i18n import Message, Translator
+
+__all__ = ["NO_TIMERS", "Reader", "Request", "RoomStore", "Scheduler", "Superseded",
+           "Thinker", "Timer", "Timers"]
+
+
+class Superseded(Exception):
+    """A decision's place in its room's history is taken: another process has run the
+    room meanwhile (its lease ran out here). Nothing was stored; the room is read
+    again from the database, and the decision may be made again there."""
+
+
+class RoomStore(Protocol):
+    """Where a room keeps what it must not lose (a decision is stored before it is
+    acknowledged, in one transaction with the room's next deadline or its end)."""
+
+    def save_room(self, code: str, *, status: str | None = None,
+                  lobby: dict[str, Any] | None = None, seed: str | None = None,
+                  deadline: tuple[float | None, int | None] | None = None) -> None: ...
+
+    def append_decision(self, code: str, seq: int, doc: dict[str, Any], source: str,
+                        deadline: tuple[float | None, int | None] | None = None,
+                        status: str | None = None) -> None:
+        """Store one decision (raises :class:`Superseded` when ``seq`` is taken)."""
+
+
+class Reader(Protocol):
+    """One connection to a room: who reads (a member's id, or ``None``: a spectator), in
+    which language, and where its messages go."""
+
+    member: int | None
+    t: Translator
+    nights_sent: int  # finished nights this reader already holds
+    acks: list[dict[str, Any]]  # its decisions stored, not yet acknowledged
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Hand the reader a message (an acknowledgement due rides on it)."""
+
+    def error(self, code: str, message: Message, ref: str | None = None) -> None: ...
+
+    def flush_acks(self) -> None:
+        """Acknowledgements nothing carried: each in a message of its own."""
+
+
+class Timer(Protocol):
+    """A call scheduled by :class:`Timers`."""
+
+    def cancel(self) -> None: ...
+
+    def when(self) -> float: ...
+
+
+class Timers(Protocol):
+    """A running loop's timers, on its own monotonic clock (``time()``)."""
+
+    def time(self) -> float: ...
+
+    def call_later(self, delay: float, callback: Callable[[], object]) -> Timer: ...
+
+    def call_at(self, when: float, callback: Callable[[], object]) -> Timer: ...
+
+
+class Scheduler(Protocol):
+    """Where a room's timers run."""
+
+    def timers(self) -> Timers | None:
+        """The running loop's timers; ``None`` when nothing runs them (a test driving a
+        room by hand): the room then broadcasts at once, and its tick reveals."""
+
+
+class _NoTimers:
+    """No loop: every broadcast at once, the reveal at the next tick."""
+
+    __slots__ = ()
+
+    def timers(self) -> Timers | None:
+        return None
+
+
+NO_TIMERS: Scheduler = _NoTimers()
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """What a worker needs to decide for ``player`` at ``level`` in room ``code``."""
+
+    code: str
+    seed: str
+    players: tuple[str, ...]
+    deck: str  # a preset name, or "custom"
+    cards: tuple[str, ...]
+    decisions: tuple[dict[str, Any], ...]  # every decision stored, in order
+    player: str
+    level: str
+
+
+class Thinker(Protocol):
+    """Bots that think off the room's thread (worker processes)."""
+
+    def submit(self, req: Request, done: Callable[[dict[str, Any] | None], None]) -> None:
+        """Think; ``done`` is called on the room's thread with the decision's plain data,
+        or ``None`` if the thinking failed."""
