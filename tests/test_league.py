@@ -101,7 +101,7 @@ def test_the_simulator_plays_styled_seats() -> None:
     assert [o.credit for o in a] != [o.credit for o in plain]
 
 
-def test_the_report_says_when_one_row_wins_most_games() -> None:
+def test_the_report_says_when_one_row_wins_most_games(tmp_path: Path) -> None:
     cfg = SimConfig(players=4, bots=("heuristic",) * 4, games=4, seed=1)
     s = summarize(cfg, run(cfg))
     mono = replace(s, solo={"priest": 0.72, "hunter": 0.1})
@@ -110,6 +110,13 @@ def test_the_report_says_when_one_row_wins_most_games() -> None:
     assert mono.to_json()["same_row"] == ("priest", 0.72)
     varied = replace(s, solo={"priest": 0.3, "hunter": 0.2})
     assert varied.same_row() is None and varied.same_row_note() == ""
+    from darkcity.sim.balance import BalanceRow
+    from darkcity.sim.report import write_html
+
+    page = write_html(mono, tmp_path / "report.html", None).read_text()
+    assert "priest row alone in 72% of the games" in page
+    assert "row alone in" not in write_html(varied, tmp_path / "r2.html", None).read_text()
+    assert BalanceRow("basic", 4, mono).to_json()["same_row"] == ("priest", 0.72)
 
 
 def test_a_league_searches_checks_answers_and_carries_on(tmp_path: Path,
