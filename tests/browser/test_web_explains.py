@@ -401,3 +401,31 @@ def test_the_count_says_one_at_once_and_stops_with_the_connection(seated: Any) -
       return [S.countOf, S.counting, S.countWord]; }""")
     assert state == [None, None, None]
 
+
+
+def test_a_host_on_a_local_address_is_told_how_friends_elsewhere_play(
+        browser: Any, server: Server) -> None:
+    """The README promises 'friends play online' and the quick start covered a LAN only:
+    a host whose invite link is a local address (this computer's, the Wi-Fi's) is told,
+    beside the link, where friends elsewhere are covered (docs/deploy.md); a host on a
+    public address with HTTPS is not, nor is a friend."""
+    room = create_room(server.base, "Tomé", players=4, decide_s=120, lang="pt_BR")
+    host = phone(browser)
+    host.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    expect(host.get_by_test_id("elsewhere")).to_contain_text("docs/deploy.md")
+    expect(host.get_by_test_id("elsewhere")).to_contain_text("servidor com HTTPS")
+    friend = phone(browser)
+    friend.goto(f"{server.base}/r/{room['code']}")
+    friend.wait_for_selector("[data-testid=link-join]")
+    expect(friend.get_by_test_id("elsewhere")).to_have_count(0)
+    real = httpx.get(f"{server.base}/api/meta", timeout=10).json()
+    online = phone(browser)
+    online.route("**/api/meta", lambda route: route.fulfill(
+        status=200, content_type="application/json",
+        body=json.dumps({**real, "invite_base": "https://play.example.org", "reachable": True})))
+    online.goto(f"{server.base}/r/{room['code']}#token={room['token']}")
+    expect(online.get_by_test_id("invite-link")).to_have_text(
+        f"https://play.example.org/r/{room['code']}")
+    expect(online.get_by_test_id("elsewhere")).to_have_count(0)
+    for page in (host, friend, online):
+        page.context.close()

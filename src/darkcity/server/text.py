@@ -312,6 +312,9 @@ UI: Final = (
     _("face-down card"),
     _("This player took a card face down at random in tonight's draft."),
     _("The count stopped with the connection: the gestures are shown once it is back."),
+    _("Friends who are not on this network cannot open this address. To play with them, "
+      "put darkcity on a small server with HTTPS: docs/deploy.md, “Friends elsewhere”, says "
+      "how, step by step, and what it costs."),
 )
 
 GOALS: Final[dict[Role, str]] = {r: CAST[r].goals for r in Role}  # cast.py marks them

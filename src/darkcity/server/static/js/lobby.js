@@ -55,6 +55,21 @@ function unreachable() {
     t("Friends cannot open this link: darkcity listens on this computer only. Start it with “darkcity serve --host 0.0.0.0” on the same Wi-Fi network, then share the link again."));
 }
 
+// The invite link's address is one only this network reaches (the Wi-Fi's, or this
+// computer's): friends elsewhere need the server on the internet, with HTTPS. Said
+// where the host looks for the link (the README promised "friends play online", and
+// the quick start covered a LAN only).
+const LOCAL = [/^localhost$/, /^127\./, /^10\./, /^192\.168\./, /^172\.(1[6-9]|2\d|3[01])\./, /^169\.254\./,
+  /\.local$/, /^\[(::1|f[cd][0-9a-f]*:.*)\]$/i];
+function elsewhere() {
+  if (!isHost()) return null;
+  let host;
+  try { host = new URL(inviteLink()).hostname; } catch { return null; }
+  if (!LOCAL.some((re) => re.test(host))) return null;
+  return el("p", { class: "muted", "data-testid": "elsewhere" },
+    t("Friends who are not on this network cannot open this address. To play with them, put darkcity on a small server with HTTPS: docs/deploy.md, “Friends elsewhere”, says how, step by step, and what it costs."));
+}
+
 // Friends in the same room scan the invite link off a phone held up, instead of typing
 // it: its QR code, drawn by the server (server/qr.py), closed until asked for.
 function qrCode() {
@@ -76,6 +91,7 @@ export function lobbyView() {
     el("h2", { id: "lobby-h", text: t("Waiting for players") }),
     el("p", { text: t("Share the code {code} or the link.", { code: S.code }) }),
     unreachable(),
+    elsewhere(),
     el("p", { class: "invite-link", "data-testid": "invite-link", text: inviteLink() }),
     el("button", { class: "small", type: "button", "data-testid": "copy-invite",
       text: canShare ? t("Share the invite link") : t("Copy the invite link"),
