@@ -1,5 +1,9 @@
-// The companion's HTTP API: every entry is stored by the server before it answers.
+// The companion's transport: HTTP to darkcity's server (every entry stored by the server
+// before it answers), or, in the pocket app (a page with <meta name="darkcity-transport"
+// content="worker">), the phone's own engine in a Web Worker (transport.js). The page
+// calls ``api`` alike; ``boot`` picks the transport before anything is drawn.
 import { L, t } from "./i18n.js";
+import { el } from "./dom.js";
 
 export class Refusal extends Error {
   constructor(message, status) { super(message); this.status = status; }
@@ -39,4 +43,24 @@ export const api = {
   newMayorLink: (code, token) => call("POST", `/api/tables/${code}/mayor/new`, {}, token),
   leaveSeat: (code, token) => call("POST", `/api/tables/${code}/seat/leave`, {}, token),
   freeSeats: (code, token) => call("POST", `/api/tables/${code}/seats/free`, {}, token),
+  // where the players' phones reach the server (server/share.py)
+  share: () => fetch("/api/meta").then((r) => r.json()).catch(() => null),
+  // the table the page's address names, its address, and the set-up's
+  tableFromLocation: () => {
+    const m = location.pathname.match(/^\/table\/([A-Za-z0-9]+)/);
+    return m ? m[1].toUpperCase() : null;
+  },
+  tablePath: (code) => `/table/${code}`,
+  homePath: () => "/table",
+  // a download of the game (night null) or of a finished night
+  exportLink: (code, night, attrs, label) => el("a", { ...attrs, download: "",
+    href: night ? `/api/tables/${code}/nights/${night}` : `/api/tables/${code}/record` }, label),
 };
+
+export async function boot() {
+  const meta = document.querySelector('meta[name="darkcity-transport"]');
+  if (meta && meta.content === "worker") {
+    const { workerTransport } = await import("./transport.js");
+    Object.assign(api, workerTransport());
+  }
+}

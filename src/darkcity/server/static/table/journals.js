@@ -3,6 +3,7 @@
 // the Mayor's bar (main.js), always on screen.
 import { el } from "./dom.js";
 import { t, role, fate, condition, cardLabel } from "./i18n.js";
+import { api } from "./api.js";
 
 // One row per player, as on the paper sheets, and the roles written upwards: eight
 // players and eight roles fit a phone without scrolling sideways.
@@ -52,7 +53,7 @@ export function resultPanel(S) {
       el("tbody", {}, rows)),
     el("h2", { text: t("Journals") }), journalTable(v));
   box.append(el("p", { class: "row" },
-    el("a", { href: `/api/tables/${v.code}/nights/${r.number}`, download: "", "data-testid": "export-night" }, t("Night {n} (round notation)", { n: r.number })),
-    el("a", { href: `/api/tables/${v.code}/record`, download: "", "data-testid": "export-record" }, t("The whole game (record)"))));
+    api.exportLink(v.code, r.number, { "data-testid": "export-night" }, t("Night {n} (round notation)", { n: r.number })),
+    api.exportLink(v.code, null, { "data-testid": "export-record" }, t("The whole game (record)"))));
   return box;
 }

@@ -4,7 +4,7 @@
 // server, which stores them before it answers.
 import { el, button, toast } from "./dom.js";
 import { t, setCatalog, L } from "./i18n.js";
-import { api } from "./api.js";
+import { api, boot } from "./api.js";
 import { keepAwake } from "../js/wake.js";
 import { setupPage, loadSetup } from "./setup.js";
 import { draftPanel } from "./draft.js";
@@ -241,7 +241,11 @@ function mayorPage() {
   // draft's "from the table's link" pointed at nothing on screen); folded from the count
   const first = v.night === 1 && stage === "draft";
   const linksOpen = S.linksOpen === undefined ? first : S.linksOpen;
-  const links = el("details", { class: "panel", "data-testid": "links", open: linksOpen ? true : null },
+  const links = api.local ? el("details", { class: "panel", "data-testid": "links" },
+    // the pocket app: one phone, no server; players' own phones are the server's
+    el("summary", { text: t("Language") }),
+    el("p", { class: "dim", "data-testid": "no-phones", text: t("Everything stays on this phone, with no network. Players' own phones (their journal, Death's name typed in secret) need darkcity's server; here the phone is handed over for a secret.") }),
+    langPicker()) : el("details", { class: "panel", "data-testid": "links", open: linksOpen ? true : null },
     el("summary", { text: t("Links and language") }),
     el("p", { text: t("Players' phones: {link}", { link: phoneLink }) }),
     S.share && S.share.reachable === false ? el("p", { class: "warn", "data-testid": "unreachable" },
@@ -314,7 +318,7 @@ function newGame(v) {
   localStorage.setItem("darkcity:table:setup", JSON.stringify({
     players: v.players.slice(), deck: custom ? "basic" : v.deck.name, custom,
     cards: custom ? v.deck.cards.map((c) => c.key) : [], free: {} }));
-  location.href = "/table";
+  location.href = api.homePath();
 }
 
 // The players are set for a game (the deck and the journals are drawn for them): a
@@ -398,7 +402,7 @@ S.render = () => {
   if (!S.code) {
     parts.push(el("h1", { text: t("Table companion") }),
       el("p", { class: "dim", text: t("For a game with the real cards: the app is the Mayor's assistant.") }),
-      el("div", { class: "panel" }, langPicker()), resumePanel(S.saved), setupPage(S));
+      el("div", { class: "panel" }, langPicker()), resumePanel(S.saved, S), setupPage(S));
   } else if (!S.view) {
     parts.push(el("p", { class: "loading", text: t("Loading the table…") }));
   } else if (S.view.reader === "mayor") {
@@ -416,15 +420,15 @@ S.render = () => {
 };
 
 async function main() {
+  await boot();  // HTTP to the server, or the phone's own engine (the pocket app)
   const saved = localStorage.getItem("darkcity:lang");
   const nav = (navigator.language || "en").toLowerCase().startsWith("pt") ? "pt_BR" : "en";
   await loadLang(new URLSearchParams(location.search).get("lang") || saved || nav);
   // where the players' phones reach the server (a page opened on localhost shares the
   // local network's address); without it, the page's own address
-  S.share = await fetch("/api/meta").then((r) => r.json()).catch(() => null);
-  const m = location.pathname.match(/^\/table\/([A-Za-z0-9]+)/);
-  if (m) {
-    const code = m[1].toUpperCase();
+  S.share = await api.share();
+  const code = api.tableFromLocation();
+  if (code) {
     const hash = new URLSearchParams(location.hash.slice(1));
     if (hash.get("mayor")) {
       localStorage.setItem(`darkcity:table:${code}`, hash.get("mayor"));

@@ -143,7 +143,7 @@ export function setupPage(S) {
         ...(s.custom ? { cards: s.cards } : { deck: s.deck }) };
       const r = await api.create(body);
       localStorage.setItem(`darkcity:table:${r.code}`, r.token);
-      history.pushState(null, "", `/table/${r.code}`);
+      history.pushState(null, "", api.tablePath(r.code));
       S.start(r.code, r.token);
     } catch (e) {
       s.startError = e.message;

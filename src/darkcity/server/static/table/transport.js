@@ -17,6 +17,7 @@ function refusal(error) {
 export function workerTransport() {
   const worker = new Worker(new URL("worker.js", document.baseURI), { type: "module" });
   const waiting = new Map();
+  const timings = window.__darkcityTimings = [];
   let next = 1;
   const bar = document.getElementById("engine");
   const said = {
@@ -35,7 +36,12 @@ export function workerTransport() {
   worker.onmessage = (event) => {
     const m = event.data;
     if (m.type === "progress") { show(m.stage, m.done); return; }
-    if (m.type === "ready") { document.documentElement.dataset.engine = "ready"; return; }
+    if (m.type === "ready") {
+      // when the engine was ready, and how long the worker took (benchmarks/bench_pocket.py)
+      window.__darkcityEngine = { readyAt: performance.now(), workerMs: m.ms };
+      document.documentElement.dataset.engine = "ready";
+      return;
+    }
     if (m.type === "failed") {
       document.documentElement.dataset.engine = "failed";
       if (bar) bar.querySelector("span").textContent = t("The engine could not start: {why}", { why: m.message });
@@ -44,11 +50,14 @@ export function workerTransport() {
     const done = waiting.get(m.id);
     if (!done) return;
     waiting.delete(m.id);
+    // each answer's time in the worker and on the way (benchmarks/bench_pocket.py)
+    timings.push({ op: done.op, ms: m.ms, roundTrip: performance.now() - done.at });
+    if (timings.length > 2000) timings.shift();
     if (m.error) done.reject(refusal(m.error)); else done.resolve(m.value);
   };
   const rpc = (op, args) => new Promise((resolve, reject) => {
     const id = next++;
-    waiting.set(id, { resolve, reject });
+    waiting.set(id, { resolve, reject, op, at: performance.now() });
     worker.postMessage({ id, op, args: { ...args, lang: L.lang } });
   });
   const server = () => Promise.reject(new Refusal(t("Players' own phones need darkcity's server: in this app the Mayor's phone is the whole table."), 400));
