@@ -305,11 +305,11 @@ def test_a_decision_stored_twice_is_refused_and_the_room_reconciled(tmp_path: An
     ``seq``; the second is refused by the key, the room is left as it was (its game
     rolled back, nothing acknowledged) and handed to the cluster to read again; the
     player is told the table moved on (``stale``: choose again), not of an error."""
-    from darkcity.server.cluster import FencedStorage
     from darkcity.server.common import Refusal
     from darkcity.server.config import ServerConfig
     from darkcity.server.manager import RoomManager
     from darkcity.server.protocol import CreateRoom
+    from darkcity.server.storage import FencedStorage
     from darkcity.views import view
 
     db = f"sqlite:///{tmp_path / 'fence.sqlite3'}"

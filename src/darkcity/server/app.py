@@ -24,7 +24,7 @@ from darkcity.i18n import msg, negotiate, translator
 from darkcity.server import protocol as p
 from darkcity.server.bodies import BodyGuard
 from darkcity.server.bots import LEVELS
-from darkcity.server.cluster import Cluster, Routes, make_storage
+from darkcity.server.cluster import Cluster, Routes
 from darkcity.server.common import NO_ROOM, Refusal, client_address, validation_message
 from darkcity.server.companion import companion_router
 from darkcity.server.config import ServerConfig
@@ -35,6 +35,7 @@ from darkcity.server.preview import with_preview
 from darkcity.server.qr import qr_router
 from darkcity.server.room import Room
 from darkcity.server.share import share_base
+from darkcity.server.storage import make_storage
 from darkcity.server.text import catalog
 from darkcity.server.thinking import BotPool
 from darkcity.server.ws import serve_socket

@@ -29,7 +29,7 @@ around the app) makes them one server:
   before its ``ack`` leaves, and the decisions table's key ``(room, seq)`` fences a
   process that lost its lease without knowing it (a long pause): its next decision
   collides with the new owner's and is refused, and the room is reloaded or let go
-  (:class:`FencedStorage`).
+  (:class:`~darkcity.server.storage.FencedStorage`).
 - Each process keeps ``darkcity:alive:{node}``; an owner ends the tunnels of an edge
   whose key expired (its clients become *away*, as after a disconnection).
 """
@@ -51,15 +51,13 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 import orjson
-from sqlalchemy.exc import IntegrityError
 
 from darkcity.server.config import ServerConfig
 from darkcity.server.manager import CODE_ALPHABET, CODE_LENGTH, RoomManager
 from darkcity.server.room import Room
-from darkcity.server.room.ports import Superseded
-from darkcity.server.storage import Storage
+from darkcity.server.storage import FencedStorage
 
-__all__ = ["Cluster", "FencedStorage", "Routes", "make_storage", "pack", "room_code", "unpack"]
+__all__ = ["Cluster", "Routes", "pack", "room_code", "unpack"]
 
 log = logging.getLogger("darkcity.server.cluster")
 
@@ -178,31 +176,6 @@ def _is_hello(event: Message) -> bool:
     except orjson.JSONDecodeError:
         return False
     return isinstance(m, dict) and m.get("type") == "hello"
-
-
-class FencedStorage(Storage):
-    """The rooms' database, where a decision that collides with a stored one (another
-    process has taken the room over) has the room reconciled with the database."""
-
-    on_conflict: Callable[[str], None] | None = None
-
-    def append_decision(self, code: str, seq: int, doc: dict[str, Any], source: str,
-                        deadline: tuple[float | None, int | None] | None = None,
-                        status: str | None = None) -> None:
-        try:
-            super().append_decision(code, seq, doc, source, deadline, status)
-        except IntegrityError as e:
-            log.warning("room %s: decision %d is stored already (another process ran the "
-                        "room); reconciling", code, seq)
-            if self.on_conflict is not None:
-                self.on_conflict(code)
-            raise Superseded(code, seq) from e
-
-
-def make_storage(config: ServerConfig) -> Storage:
-    """The rooms' database: fenced when several processes share it."""
-    kind = FencedStorage if config.redis_url else Storage
-    return kind(config.database, config.pg_synchronous_commit)
 
 
 @dataclass(eq=False)
