@@ -21,8 +21,10 @@ from darkcity.server.text import UI, catalog
 from .conftest import ROOT
 
 APP_JS = ROOT / "src" / "darkcity" / "server" / "static" / "app.js"
-# The web table's modules: app.js and js/*.js (static/table/ is the companion's own page).
-WEB_JS = (APP_JS, *sorted((APP_JS.parent / "js").glob("*.js")))
+# The web table's modules: app.js, js/*.js and what it shares with the companion,
+# common/*.js (static/table/ is the companion's own page).
+WEB_JS = (APP_JS, *sorted((APP_JS.parent / "js").glob("*.js")),
+          *sorted((APP_JS.parent / "common").glob("*.js")))
 
 
 def _web_js() -> str:
@@ -103,6 +105,7 @@ def test_http_api(client: TestClient) -> None:
     page = client.get(f"/r/{room['code']}")
     assert page.status_code == 200 and "app.js" in page.text
     assert client.get("/static/app.js").status_code == 200
+    assert client.get("/static/common/dom.js").status_code == 200  # shared with /table
 
 
 def test_every_ui_text_is_in_both_catalogs() -> None:

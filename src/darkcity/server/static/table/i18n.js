@@ -1,19 +1,18 @@
-// The companion's texts: the server's gettext catalogs (/api/table/meta?lang=).
+// The companion's texts: the server's gettext catalogs (/api/table/meta?lang=), kept
+// in L and looked up by ../common/i18n.js.
+import { lookup, pick as pickIn, showLanguage } from "../common/i18n.js";
+
 export const L = { cat: null, lang: "en" };
 
 export function setCatalog(lang, cat) {
   L.lang = lang;
   L.cat = cat;
-  document.documentElement.lang = lang === "pt_BR" ? "pt-BR" : "en";
+  showLanguage(lang);
 }
 
-export function t(id, params) {
-  let s = (L.cat && L.cat.ui[id]) || id;
-  if (params) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-  return s;
-}
+export function t(id, params) { return lookup(L.cat, id, params); }
 
-const pick = (group, k) => (L.cat && L.cat[group] && L.cat[group][k]) || k;
+const pick = (group, k) => pickIn(L.cat, group, k);
 export const role = (k) => pick("roles", k);
 export const callOf = (k) => pick("calls", k);
 export const gender = (k) => pick("genders", k);
