@@ -25,7 +25,13 @@ from darkcity.server import protocol as p
 from darkcity.server.bodies import BodyGuard
 from darkcity.server.bots import LEVELS
 from darkcity.server.cluster import Cluster, Routes
-from darkcity.server.common import NO_ROOM, Refusal, client_address, validation_message
+from darkcity.server.common import (
+    NO_ROOM,
+    Refusal,
+    client_address,
+    request_lang,
+    validation_message,
+)
 from darkcity.server.companion import companion_router
 from darkcity.server.config import ServerConfig
 from darkcity.server.headers import SecurityHeaders
@@ -46,21 +52,12 @@ log = logging.getLogger("darkcity.server")
 STATIC = resources.files("darkcity").joinpath("server/static")
 
 
-def _lang(request: Request) -> str:
-    asked = request.query_params.get("lang") or request.headers.get("accept-language", "")
-    for part in asked.split(","):
-        found = negotiate(part.split(";")[0].strip()) if part.strip() else None
-        if found:
-            return found
-    return "en"
-
-
 #: The HTTP status of a refusal that is not a plain bad request.
 _STATUS: dict[str, int] = {"too-big": 413, "not-json": 415, "rate-limited": 429, "busy": 503}
 
 
 def _refused(request: Request, e: Refusal, status: int = 400) -> JSONResponse:
-    t = translator(_lang(request))
+    t = translator(request_lang(request))
     status = _STATUS.get(e.code, status) if status == 400 else status
     return JSONResponse({"code": e.code, "message": t.render(e.message), **e.message.to_json()},
                         status_code=status)

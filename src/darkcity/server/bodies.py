@@ -24,7 +24,8 @@ from typing import Any, Final
 
 from starlette.responses import JSONResponse
 
-from darkcity.i18n import Message, msg, negotiate, translator
+from darkcity.i18n import Message, msg, translator
+from darkcity.server.common import accepted_lang
 from darkcity.server.headers import SECURITY_HEADERS
 
 __all__ = ["BodyGuard"]
@@ -42,14 +43,6 @@ NOT_JSON: Final = msg("Send the request body as application/json.")
 
 class _TooBig(Exception):
     """Raised from ``receive`` inside the app: the body passed the limit."""
-
-
-def _lang(headers: dict[bytes, bytes]) -> str:
-    for part in headers.get(b"accept-language", b"").decode("latin-1").split(","):
-        found = negotiate(part.split(";")[0].strip()) if part.strip() else None
-        if found:
-            return found
-    return "en"
 
 
 class BodyGuard:
@@ -102,7 +95,7 @@ class BodyGuard:
     async def _refuse(scope: Scope, receive: Receive, send: Send,
                       headers: dict[bytes, bytes], status: int, code: str,
                       message: Message) -> None:
-        t = translator(_lang(headers))
+        t = translator(accepted_lang(headers.get(b"accept-language", b"").decode("latin-1")))
         body = {"code": code, "message": t.render(message), **message.to_json()}
         extra = {k.decode(): v.decode() for k, v in SECURITY_HEADERS}
         # Connection: close, so the server does not read what the client still sends.

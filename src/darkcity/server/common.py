@@ -1,26 +1,57 @@
-"""What the rooms, the HTTP routes and the WebSocket loop share: a refusal, a client's
-address, a refused request's words."""
+"""What the rooms, the HTTP routes (the rooms' and the table companion's) and the
+WebSocket loop share: a refusal, a token's hash, the reader's language, a client's
+address, a refused request's words.
+
+Pure (no web framework at run time): a room imports it where no server runs.
+"""
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING
 
-from darkcity.i18n import Message, msg
+from darkcity.companion.actions import Refused
+from darkcity.i18n import Message, msg, negotiate
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
     from starlette.requests import HTTPConnection
 
-__all__ = ["NO_ROOM", "Refusal", "client_address", "validation_message"]
+__all__ = ["NO_ROOM", "Refusal", "accepted_lang", "client_address", "request_lang",
+           "token_hash", "validation_message"]
 
 
-class Refusal(Exception):
-    """A client request refused: ``code`` and a translatable message."""
+class Refusal(Refused):
+    """A client request refused: ``code`` and a translatable message (its HTTP status
+    400 unless the answer says otherwise).
 
-    def __init__(self, code: str, message: Message) -> None:
-        super().__init__(code)
-        self.code = code
-        self.message = message
+    The companion's :class:`~darkcity.companion.actions.Refused` (which the phone's own
+    engine raises too, with no server) is its base: every refusal the server makes,
+    a room's or a table's, is a ``Refused``, answered the same way."""
+
+    def __init__(self, code: str, message: Message, status: int = 400) -> None:
+        super().__init__(status, code, message)
+
+
+def token_hash(token: str) -> str:
+    """A seat's or a Mayor's token as it is stored (SHA-256): the token never is."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def accepted_lang(asked: str, fallback: str = "en") -> str:
+    """The first language of ``asked`` (an ``Accept-Language`` or ``?lang=`` value) the
+    server speaks, else ``fallback``."""
+    for part in asked.split(","):
+        found = negotiate(part.split(";")[0].strip()) if part.strip() else None
+        if found:
+            return found
+    return fallback
+
+
+def request_lang(request: HTTPConnection, fallback: str = "en") -> str:
+    """A request's language: its ``?lang=``, else its ``Accept-Language``."""
+    return accepted_lang(request.query_params.get("lang")
+                         or request.headers.get("accept-language", ""), fallback)
 
 
 NO_ROOM = Refusal("no-room", msg("There is no room with that code."))

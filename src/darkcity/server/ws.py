@@ -26,31 +26,13 @@ from darkcity.server import protocol as p
 from darkcity.server.common import NO_ROOM, Refusal, client_address, validation_message
 from darkcity.server.config import ServerConfig
 from darkcity.server.conn import Conn, plain
-from darkcity.server.limits import Sockets
+from darkcity.server.limits import Sockets, TokenBucket
 from darkcity.server.manager import RoomManager
 from darkcity.server.room import Room
 
 __all__ = ["serve_socket"]
 
 log = logging.getLogger("darkcity.server")
-
-
-class _Bucket:
-    """A token bucket: ``rate`` messages a second, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 async def serve_socket(ws: WebSocket, code: str, manager: Callable[[], RoomManager],
@@ -128,7 +110,7 @@ async def _writer(ws: WebSocket, conn: Conn) -> None:
 
 async def _serve(ws: WebSocket, room: Room, conn: Conn, session: _Session) -> None:
     cfg = session.cfg
-    bucket = _Bucket(cfg.rate_per_s, cfg.rate_burst)
+    bucket = TokenBucket(cfg.rate_per_s, float(cfg.rate_burst))
     strikes = 0
     hello_by = time.monotonic() + cfg.hello_timeout_s
     while True:
@@ -153,7 +135,7 @@ async def _serve(ws: WebSocket, room: Room, conn: Conn, session: _Session) -> No
         if len(text) > cfg.max_message_bytes or len(text.encode()) > cfg.max_message_bytes:
             conn.error("too-big", msg("That message is too big."))
             strikes += 1
-        elif not bucket.take():
+        elif not bucket.take(time.monotonic()):
             conn.error("rate-limited", msg("Too many messages: slow down."))
             strikes += 1
         else:

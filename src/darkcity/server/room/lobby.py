@@ -9,7 +9,6 @@ room.Room`.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 import unicodedata
@@ -19,7 +18,7 @@ from darkcity.deck import DeckError
 from darkcity.game import Game
 from darkcity.i18n import Message, msg
 from darkcity.server.bots import LEVELS
-from darkcity.server.common import Refusal
+from darkcity.server.common import Refusal, token_hash
 from darkcity.server.limits import BadName, clean_name, name_key
 from darkcity.server.room.ports import Reader
 from darkcity.server.room.state import Member, RoomState, _deck_reason
@@ -32,10 +31,6 @@ BOT_NAMES: Final = ("Ada", "Bento", "Clara", "Davi", "Eva", "Fausto", "Gaia", "H
 CHAT_KEEP: Final = 200  # chat lines stored with a room
 CHAT_MAX: Final = 300  # characters in one line
 CHAT_RATE: Final = (5, 10.0)  # at most 5 lines per 10 seconds and person
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def check_chat(text: str) -> str:
@@ -111,7 +106,7 @@ class Lobby(RoomState):
         if len(self.members) >= 32:
             raise Refusal("room-full", msg("This room is full."))
         token = secrets.token_urlsafe(24)
-        m = Member(self.next_member, name, _hash(token))
+        m = Member(self.next_member, name, token_hash(token))
         self.next_member += 1
         self.members[m.id] = m
         if self.host is None:
@@ -124,7 +119,7 @@ class Lobby(RoomState):
         return m, token
 
     def member_by_token(self, token: str) -> Member | None:
-        h = _hash(token)
+        h = token_hash(token)
         for m in self.members.values():
             if hmac.compare_digest(m.token_hash, h):
                 return m
