@@ -9,7 +9,7 @@ reader asks and is sent, free of any web framework: :mod:`~darkcity.companion.se
 correction, and the refusals in words) and :mod:`~darkcity.companion.view` (the
 table as a reader sees it). The web face is :mod:`darkcity.server.companion`, the
 phone's offline face :mod:`darkcity.pocket`, the terminal face
-:mod:`darkcity.commands_table`; see ``docs/companion.md`` and ``docs/pocket.md``.
+:mod:`darkcity.tui.table`; see ``docs/companion.md`` and ``docs/pocket.md``.
 """
 
 from __future__ import annotations
