@@ -10,30 +10,24 @@ rules of a card, and the last drafter enters Death's name there in secret.
 Everybody polls ``GET /api/tables/{CODE}`` (with the version they have); the
 Mayor's screen is the one source of truth.
 
-Storage: one row per table in ``darkcity_tables`` (the set-up and the entries,
-the companion's own JSON, and the token hashes), on the rooms' database
-(:class:`darkcity.server.storage.Storage` makes the engine).
+Storage: one row per table in ``darkcity_tables``, on the rooms' database
+(:class:`darkcity.server.storage.TableStore`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
-import logging
 import secrets
 import threading
-import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Final
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
-from sqlalchemy import Column, Float, Integer, MetaData, String, Table, Text, insert, select, update
 
-from darkcity.companion import Companion, TableSetup, actions, write_table_record
+from darkcity.companion import actions, write_table_record
 from darkcity.companion.actions import Refused
 from darkcity.companion.setup import check as check_setup
 from darkcity.companion.setup import meta as setup_meta
@@ -41,117 +35,14 @@ from darkcity.companion.setup import read_setup
 from darkcity.companion.view import view as table_view
 from darkcity.i18n import Translator, msg, negotiate, translator
 from darkcity.notation import write_round
+from darkcity.server.common import request_lang, token_hash
 from darkcity.server.config import ServerConfig
-from darkcity.server.storage import Storage
+from darkcity.server.storage.tables import StoredTable, TableStore
 
 __all__ = ["TableStore", "companion_router"]
 
 STATIC: Final = resources.files("darkcity").joinpath("server/static/table")
-CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH: Final = 6
 MAX_BODY: Final = 16384
-MAX_TABLES: Final = 2000  # held in memory at once (a table is a few kilobytes)
-
-metadata = MetaData()
-tables_table = Table(
-    "darkcity_tables", metadata,
-    Column("code", String(16), primary_key=True),
-    Column("created", Float, nullable=False),
-    Column("updated", Float, nullable=False),
-    Column("version", Integer, nullable=False),  # one more for every stored change
-    Column("lang", String(8), nullable=False),
-    Column("mayor", String(64), nullable=False),  # sha256 of the Mayor's token
-    Column("seats", Text, nullable=False),  # JSON: player -> sha256 of their seat token
-    Column("doc", Text, nullable=False),  # JSON: Companion.to_json()
-)
-
-_log = logging.getLogger(__name__)
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass(slots=True)
-class StoredTable:
-    code: str
-    lang: str
-    mayor: str
-    seats: dict[str, str]
-    table: Companion
-    version: int
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    #: entries of a table stored by an earlier version that no longer replay, set aside
-    #: when it was loaded (Companion.restore); said to the Mayor until their next entry,
-    #: undo or correction (the store keeps them until that change is stored)
-    set_aside: int = 0
-
-
-class TableStore:
-    """The tables, in memory and in the database; every change stored before it is
-    answered."""
-
-    def __init__(self, url: str) -> None:
-        self._storage = Storage(url)  # the engine, with the rooms' SQLite settings
-        self.engine = self._storage.engine
-        metadata.create_all(self.engine)
-        self._tables: dict[str, StoredTable] = {}
-        self._lock = threading.Lock()
-
-    def close(self) -> None:
-        self._storage.close()
-
-    def create(self, setup: TableSetup, lang: str) -> tuple[StoredTable, str]:
-        token = secrets.token_urlsafe(18)
-        table = Companion(setup)
-        now = time.time()
-        with self._lock, self.engine.begin() as c:
-            for _ in range(50):
-                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-                if c.execute(select(tables_table.c.code).where(
-                        tables_table.c.code == code)).first() is None:
-                    break
-            else:  # pragma: no cover - 31**6 codes
-                raise Refused(503, "busy", msg("No free table code; try again."))
-            c.execute(insert(tables_table).values(
-                code=code, created=now, updated=now, version=1, lang=lang, mayor=_hash(token),
-                seats="{}", doc=json.dumps(table.to_json())))
-            stored = StoredTable(code, lang, _hash(token), {}, table, 1)
-            self._remember(stored)
-        return stored, token
-
-    def _remember(self, t: StoredTable) -> None:
-        if len(self._tables) >= MAX_TABLES:
-            self._tables.pop(next(iter(self._tables)))
-        self._tables[t.code] = t
-
-    def get(self, code: str) -> StoredTable | None:
-        code = code.upper()
-        found = self._tables.get(code)
-        if found is not None:
-            return found
-        with self.engine.connect() as c:
-            row = c.execute(select(tables_table).where(tables_table.c.code == code)).first()
-        if row is None:
-            return None
-        table, set_aside = Companion.restore(json.loads(row.doc))
-        if set_aside:
-            _log.warning("table %s: %d stored entries no longer replay, set aside",
-                         row.code, set_aside)
-        stored = StoredTable(row.code, row.lang, row.mayor, json.loads(row.seats), table,
-                             row.version, set_aside=set_aside)
-        with self._lock:
-            self._tables.setdefault(code, stored)
-            return self._tables[code]
-
-    def save(self, t: StoredTable) -> None:
-        """Store the table (called with ``t.lock`` held)."""
-        t.version += 1
-        with self.engine.begin() as c:
-            c.execute(update(tables_table).where(tables_table.c.code == t.code).values(
-                updated=time.time(), version=t.version, mayor=t.mayor,
-                seats=json.dumps(t.seats), doc=json.dumps(t.table.to_json())))
-
 
 # ---------------------------------------------------------------------------
 # What a reader is sent: the companion's own view (darkcity.companion.view)
@@ -167,17 +58,8 @@ def view(stored: StoredTable, reader: str | None, t: Translator) -> dict[str, An
 # The routes
 
 
-def _lang(request: Request, fallback: str = "en") -> str:
-    asked = request.query_params.get("lang") or request.headers.get("accept-language", "")
-    for part in asked.split(","):
-        found = negotiate(part.split(";")[0].strip()) if part.strip() else None
-        if found:
-            return found
-    return fallback
-
-
 def _refusal(request: Request, error: Exception) -> JSONResponse | None:
-    found = actions.refusal(error, translator(_lang(request)))
+    found = actions.refusal(error, translator(request_lang(request)))
     return None if found is None else JSONResponse(found[1], status_code=found[0])
 
 
@@ -198,7 +80,7 @@ def _who(stored: StoredTable, token: str | None) -> str | None:
     """The reader a token names: ``"mayor"``, a seat's player, or None."""
     if not token:
         return None
-    h = _hash(token)
+    h = token_hash(token)
     if hmac.compare_digest(h, stored.mayor):
         return "mayor"
     for p, seat in stored.seats.items():
@@ -260,7 +142,8 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
 
     @router.get("/api/table/meta")
     async def meta(request: Request) -> Response:
-        return JSONResponse(setup_meta(_lang(request)), headers={"Cache-Control": "max-age=60"})
+        return JSONResponse(setup_meta(request_lang(request)),
+                            headers={"Cache-Control": "max-age=60"})
 
     @router.post("/api/tables/check")
     @guarded
@@ -268,14 +151,14 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
         """The deck for these players: its journal sheet and the box's advice, or the
         deck rule it breaks (the same words as for an online game)."""
         body = await _json(request)
-        return JSONResponse(check_setup(body, translator(_lang(request))))
+        return JSONResponse(check_setup(body, translator(request_lang(request))))
 
     @router.post("/api/tables")
     @guarded
     async def create(request: Request) -> Response:
         body = await _json(request)
-        setup = read_setup(body, translator(_lang(request)))
-        lang = negotiate(str(body.get("lang", ""))) or _lang(request)
+        setup = read_setup(body, translator(request_lang(request)))
+        lang = negotiate(str(body.get("lang", ""))) or request_lang(request)
         stored, token = store().create(setup, lang)
         return JSONResponse({"code": stored.code, "token": token,
                              "path": f"/table/{stored.code}"}, status_code=201)
@@ -294,11 +177,11 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
         if since is not None and since.isdigit() and int(since) >= stored.version:
             return JSONResponse({"version": stored.version, "unchanged": True})
         reader = _who(stored, _token(request))
-        t = translator(_lang(request, stored.lang))
+        t = translator(request_lang(request, stored.lang))
         return JSONResponse(view(stored, reader, t))
 
     def changed(request: Request, stored: StoredTable, reader: str | None) -> Response:
-        t = translator(_lang(request, stored.lang))
+        t = translator(request_lang(request, stored.lang))
         return JSONResponse(view(stored, reader, t))
 
     @router.post("/api/tables/{code}/entries")
@@ -347,7 +230,7 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
             dropped = actions.correct(stored.table, asked)
             stored.set_aside = 0
             store().save(stored)
-        t = translator(_lang(request, stored.lang))
+        t = translator(request_lang(request, stored.lang))
         return JSONResponse({**view(stored, "mayor", t), "dropped": dropped})
 
     @router.get("/api/tables/{code}/past")
@@ -364,7 +247,7 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
             then = stored.table.at(night, step)
             shown = StoredTable(stored.code, stored.lang, stored.mayor, dict(stored.seats),
                                 then, stored.version)
-        t = translator(_lang(request, stored.lang))
+        t = translator(request_lang(request, stored.lang))
         return JSONResponse(view(shown, "mayor", t))
 
     @router.post("/api/tables/{code}/seat")
@@ -382,7 +265,7 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
             if name in stored.seats and reader not in ("mayor", name):
                 raise Refused(409, "seat-taken", msg(
                     "That seat is taken on another phone; the Mayor can free the seats."))
-            stored.seats[name] = _hash(token)
+            stored.seats[name] = token_hash(token)
             store().save(stored)
         return JSONResponse({"token": token, "player": name})
 
@@ -398,7 +281,7 @@ def companion_router(config: ServerConfig | None = None) -> APIRouter:
             raise Refused(403, "not-mayor", msg("Only the Mayor enters that."))
         token = secrets.token_urlsafe(18)
         with stored.lock:
-            stored.mayor = _hash(token)
+            stored.mayor = token_hash(token)
             store().save(stored)
         return JSONResponse({"token": token})
 
