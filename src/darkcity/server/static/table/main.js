@@ -393,7 +393,59 @@ function placeFocus(app, focused, caret) {
   }
 }
 
+// A text field being typed in is kept, not drawn anew: the set-up drew the page again
+// when a name's field was left (the deck is checked for the names), and the field just
+// tapped was a new one, unfocused, so the phone's keyboard closed and every other name
+// typed was lost (Ana, —, Caio, —, Enzo, —). Where the new drawing holds the same field
+// at the same place, the page around it is replaced and the field itself stays.
+function keepTyping(app, parts) {
+  const f = document.activeElement;
+  if (!f || !f.dataset || !f.dataset.testid || !app.contains(f)
+      || !f.matches("input:not([type]), input[type=text], textarea")) return false;
+  const path = [];
+  for (let n = f; n !== app; n = n.parentNode) path.unshift([...n.parentNode.childNodes].indexOf(n));
+  let kids = parts, found = null;
+  for (const i of path) {
+    found = kids[i];
+    if (!found) return false;
+    kids = [...found.childNodes];
+  }
+  if (found.tagName !== f.tagName || found.dataset.testid !== f.dataset.testid) return false;
+  let old = app, fresh = parts;
+  for (const i of path) {
+    const keep = old.childNodes[i];
+    const twin = fresh[i];
+    for (const c of [...old.childNodes]) if (c !== keep) c.remove();
+    keep.before(...fresh.slice(0, i));
+    keep.after(...fresh.slice(i + 1));
+    for (const a of [...keep.attributes]) if (!twin.hasAttribute(a.name)) keep.removeAttribute(a.name);
+    for (const a of [...twin.attributes]) if (keep.getAttribute(a.name) !== a.value) keep.setAttribute(a.name, a.value);
+    if (keep.className !== twin.className) keep.className = twin.className;
+    old = keep;
+    fresh = [...twin.childNodes];
+  }
+  return true;
+}
+
+// A press is not cut by a redraw (as on the web table, app.js): a button pressed on one
+// drawing and released on the next gets no click (a name typed, then "Add a player"
+// pressed: leaving the field draws the set-up again). While a pointer is down the
+// redraw waits for its release (a second at most), and is made just after the click.
+let pressedAt = 0;
+let waiting = false;
+document.addEventListener("pointerdown", () => { pressedAt = Date.now(); }, true);
+const released = () => {
+  pressedAt = 0;
+  if (waiting) { waiting = false; setTimeout(() => S.render(), 0); }
+};
+document.addEventListener("pointerup", released, true);
+document.addEventListener("pointercancel", released, true);
+
 S.render = () => {
+  if (pressedAt && Date.now() - pressedAt < 1000) {
+    if (!waiting) { waiting = true; setTimeout(() => { if (waiting) { waiting = false; S.render(); } }, 1000); }
+    return;
+  }
   const app = document.getElementById("app");
   // a re-render keeps the focus and the caret where the Mayor was typing
   const focused = document.activeElement && document.activeElement.getAttribute("data-testid");
@@ -410,7 +462,8 @@ S.render = () => {
   } else {
     parts.push(el("h1", { text: t("Table {code}", { code: S.view.code }) }), offlineBanner(), phonePage(S), el("p", {}, langPicker()));
   }
-  app.replaceChildren(...parts.filter((x) => x));
+  const drawn = parts.filter((x) => x);
+  if (!keepTyping(app, drawn)) app.replaceChildren(...drawn);
   app.classList.toggle("wide", Boolean(app.querySelector(".cols")));
   if (S.view) app.dataset.version = String(S.view.version);  // what the page shows (tests wait on it)
   placeFocus(app, focused, caret);

@@ -6,6 +6,7 @@ import { t, role, cardLabel } from "./i18n.js";
 import { api } from "./api.js";
 
 const DEFAULT_NAMES = ["", "", "", "", "", ""];
+let typing = null;  // the deck checked again once a name's typing pauses
 
 export function loadSetup() {
   try {
@@ -33,9 +34,24 @@ export function setupPage(S) {
   s.players.forEach((name, i) => {
     const input = el("input", { value: name, placeholder: t("Player {n}", { n: i + 1 }),
       "aria-label": t("Player {n}", { n: i + 1 }), "data-testid": `seat-${i}`, maxlength: 24 });
-    // typing is kept at once (a re-render never loses it); the deck is checked on change
-    input.addEventListener("input", () => { s.players[i] = input.value; saveSetup(s); });
-    input.addEventListener("change", () => { s.players[i] = input.value; s.check = null; refresh(); });
+    // typing is kept at once (a re-render never loses it); the deck is checked on change,
+    // drawn once the focus is where the Mayor tapped or tabbed (it is nowhere while the
+    // field left says it changed; main.js keeps the field then typed in)
+    // and, a moment after the typing stops, for the names so far: the sixth name typed
+    // brings the free XP rows without leaving its field
+    input.addEventListener("input", () => {
+      s.players[i] = input.value;
+      saveSetup(s);
+      clearTimeout(typing);
+      typing = setTimeout(() => { s.check = null; S.render(); }, 600);
+    });
+    input.addEventListener("change", () => {
+      s.players[i] = input.value;
+      s.check = null;
+      saveSetup(s);
+      clearTimeout(typing);
+      setTimeout(() => S.render(), 0);
+    });
     const up = button("↑", () => { if (i > 0) { [s.players[i - 1], s.players[i]] = [s.players[i], s.players[i - 1]]; refresh(); } },
       { class: "small", "aria-label": t("Move up"), "data-testid": `up-${i}` });
     const del = button("✕", () => { s.players.splice(i, 1); s.check = null; refresh(); },

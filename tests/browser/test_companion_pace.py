@@ -1,0 +1,63 @@
+"""The table companion at the table's pace (issue #28), at 375x667 with touch, in
+pt_BR and en: what a group meets on the first screen (the names typed at the set-up,
+a card's rules on a player's phone) and what keeps the night's rhythm (a count for the
+withdrawals, the gestures beside the names, nothing covering the call).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("playwright")
+
+from playwright.sync_api import expect  # noqa: E402
+
+from ..test_server_process import Server  # noqa: E402
+
+PLAYERS = ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred"]
+FREE = dict(zip(PLAYERS, ("devil", "priest", "werewolf", "zombie", "hunter", "priest"),
+                strict=True))
+LANGS = [("pt_BR", "pt-BR"), ("en", "en-US")]
+
+
+def phone(browser: Any, locale: str) -> Any:
+    return browser.new_context(viewport={"width": 375, "height": 667}, has_touch=True,
+                               locale=locale).new_page()
+
+
+@pytest.mark.parametrize(("lang", "locale"), LANGS)
+def test_six_names_typed_at_a_persons_pace_are_all_kept(
+        browser: Any, table_server: Server, artifacts: Path, lang: str, locale: str) -> None:
+    """The Mayor taps the first name's field, types 'Ana' a key at a time, taps the
+    next field, types 'Bia', and so on to six: the set-up drew the page again when a
+    field was left, and the field just tapped was a new one, unfocused (the phone's
+    keyboard closed), so every other name was lost (Ana, —, Caio, —, Enzo, —). Tab
+    from field to field did the same. All six are kept, the focus in the field tapped."""
+    page = phone(browser, locale)
+    try:
+        page.goto(f"{table_server.base}/table?lang={lang}")
+        expect(page.get_by_test_id("seat-5")).to_be_visible(timeout=10_000)
+        page.wait_for_load_state("networkidle")
+        for i, name in enumerate(PLAYERS[:3]):
+            page.get_by_test_id(f"seat-{i}").tap()
+            page.keyboard.type(name, delay=60)
+        for i, name in enumerate(PLAYERS[3:], start=3):  # Tab, past the row's ↑ and ✕
+            for _ in range(4):
+                page.keyboard.press("Tab")
+                if page.evaluate("() => document.activeElement?.dataset.testid") == f"seat-{i}":
+                    break
+            page.keyboard.type(name, delay=60)
+        page.get_by_test_id("free-5").wait_for(timeout=10_000)
+        kept = page.evaluate("[...document.querySelectorAll('[data-testid^=seat-]')]"
+                             ".map((x) => x.value)")
+        assert kept == PLAYERS, kept
+        saved = page.evaluate("JSON.parse(localStorage.getItem('darkcity:table:setup'))")
+        assert saved["players"] == PLAYERS, saved
+        assert page.evaluate("document.activeElement.dataset.testid") == "seat-5"
+        page.screenshot(path=str(artifacts / f"companion-pace-names-{lang}.png"))
+    finally:
+        page.context.close()
