@@ -16,6 +16,8 @@ pytest.importorskip("playwright")
 
 from playwright.sync_api import expect  # noqa: E402
 
+from darkcity.deck import PRESETS  # noqa: E402
+
 from ..test_server_process import Server  # noqa: E402
 
 PLAYERS = ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred"]
@@ -59,5 +61,45 @@ def test_six_names_typed_at_a_persons_pace_are_all_kept(
         assert saved["players"] == PLAYERS, saved
         assert page.evaluate("document.activeElement.dataset.testid") == "seat-5"
         page.screenshot(path=str(artifacts / f"companion-pace-names-{lang}.png"))
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "locale"), LANGS)
+def test_every_cards_rules_on_a_players_phone_are_words(
+        browser: Any, table_server: Server, lang: str, locale: str) -> None:
+    """Every card of several decks opened in the rules on Bia's phone: the Hunter's or
+    the Zombie's powers read '[object HTMLParagraphElement],[object
+    HTMLParagraphElement]' (an array of paragraphs appended as a string). Words only."""
+    base = table_server.base
+    decks = ["basic", "advanced", "reporter-death-6", "angel-alien-6", "reporter-creature-6",
+             "creature-mummy-6"]
+    page = phone(browser, locale)
+    try:
+        for deck in decks:
+            assert PRESETS[deck][1][0] <= 6 <= PRESETS[deck][1][1]
+            sheet = httpx.post(f"{base}/api/tables/check", json={
+                "players": PLAYERS, "deck": deck}, timeout=10).json()["sheet"]
+            r = httpx.post(f"{base}/api/tables", json={
+                "players": PLAYERS, "deck": deck, "lang": lang,
+                "free_xp": dict.fromkeys(PLAYERS, sheet[0])}, timeout=10)
+            r.raise_for_status()
+            code = r.json()["code"]
+            page.goto(f"{base}/table/{code}?lang={lang}")
+            page.get_by_test_id("iam-Bia").tap()
+            sel = page.get_by_test_id("rules-role")
+            sel.wait_for(timeout=10_000)
+            roles = [x for x in sel.locator("option").evaluate_all(
+                "(os) => os.map((o) => o.value)") if x]
+            assert roles
+            for role in roles:
+                page.get_by_test_id("rules-role").select_option(role)
+                expect(page.get_by_test_id("rules-role")).to_have_value(role)
+                text = page.get_by_test_id("rules").inner_text()
+                assert "[object" not in text and "undefined" not in text, (deck, role, text)
+                lines = page.get_by_test_id("rules").locator("p").all_inner_texts()
+                assert len([x for x in lines if x.strip()]) >= 2, (deck, role, lines)
+            page.get_by_test_id("not-me").tap()
+            page.get_by_test_id("iam-Bia").wait_for(timeout=10_000)
     finally:
         page.context.close()

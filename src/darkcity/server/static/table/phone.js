@@ -143,8 +143,10 @@ function rulesPanel(S, v, me) {
     }, { class: "small", "data-testid": "rules-mine-change" }) : null,
     sel);
   if (chosen) {
+    // each power a paragraph of its own (the list appended whole read "[object
+    // HTMLParagraphElement],[object HTMLParagraphElement]" on every card with powers)
     box.append(el("p", { text: gestureOf(chosen) }), el("p", { text: goals(chosen) }),
-      powers(chosen).map((line) => el("p", { class: "dim", text: line })));
+      ...powers(chosen).map((line) => el("p", { class: "dim", text: line })));
   } else {
     box.append(el("p", { class: "dim", "data-testid": "rules-private", text: t("Choose the card you hold to read its rules first; only this phone knows it.") }));
   }
