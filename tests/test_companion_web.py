@@ -355,3 +355,29 @@ def test_a_call_and_an_earlier_night_corrected(api: TestClient) -> None:
     r = api.post(f"/api/tables/{code}/correct?lang=pt_BR", headers=mayor, json={
         "entry": {"type": "call", "step": "8", "cards": {}}, "night": 1})
     assert r.status_code == 400 and "8" in r.json()["message"]
+
+
+def test_a_set_up_without_its_free_xp_says_what_is_missing(api: TestClient) -> None:
+    """A set-up sent without the free XP was refused with "Must be an object", which
+    named neither the field nor what to do (issue #28). It says that the free XP are
+    missing and what they are, in the reader's language; a row left at "—" names its
+    player; a row that is not a role names the player and the word."""
+    body = {"players": PLAYERS, "deck": "basic"}
+    r = api.post("/api/tables?lang=en", json=body)
+    said = r.json()["message"]
+    assert r.status_code == 400 and said.startswith("The free XP are missing"), said
+    assert "free_xp" in said and "“priest”" in said and "object" not in said, said
+    r = api.post("/api/tables?lang=pt_BR", json=body)
+    said = r.json()["message"]
+    assert r.status_code == 400 and said.startswith("Faltam os XP grátis"), said
+    r = api.post("/api/tables?lang=en", json={**body, "free_xp": ["priest"]})
+    assert r.status_code == 400 and "each player's name a row" in r.json()["message"]
+    r = api.post("/api/tables?lang=en", json={
+        **body, "free_xp": {**dict.fromkeys(PLAYERS, "priest"), "Bia": ""}})
+    assert r.status_code == 400 and r.json()["message"] == (
+        "Bia has not chosen a row for the free XP"), r.json()
+    r = api.post("/api/tables?lang=en", json={
+        **body, "free_xp": {**dict.fromkeys(PLAYERS, "priest"), "Caio": "wizard"}})
+    assert r.status_code == 400 and r.json()["message"] == (
+        "Caio's free XP: 'wizard' is not a role; choose a row of their journal, such as "
+        "“priest”."), r.json()

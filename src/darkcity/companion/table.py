@@ -1126,13 +1126,30 @@ def stage_message(stage: Stage) -> Message:
 
 def read_free_xp(value: object) -> dict[str, Role]:
     """Each player's free XP row from its plain form (``{"Ana": "priest"}``), or a
-    :class:`DeckError` naming the entry that is wrong."""
+    :class:`DeckError` naming the entry that is wrong.
+
+    The message says what is missing and what to send, in words that stand alone: a
+    set-up sent without its free XP was refused with "Must be an object" (the refusal
+    leaves the field's name out), which named neither the field nor what to do. A row
+    left empty (``""``, the set-up's "—") is a row not chosen yet, said by name in
+    :meth:`TableSetup.of`."""
+    if value is None:
+        raise DeckError("free_xp", msg(
+            "The free XP are missing: each player writes one XP in a row of their journal "
+            "before the first night (free_xp: each player's name and a row, such as "
+            "“priest”)."))
     if not isinstance(value, dict):
-        raise DeckError("free_xp", msg("must be an object"))
+        raise DeckError("free_xp", msg(
+            "The free XP (free_xp) give each player's name a row of their journal, such "
+            "as “priest”."))
     out: dict[str, Role] = {}
     for p, r in value.items():
+        if r == "" or r is None:
+            continue
         role = parse_role(r) if isinstance(r, str) else None
         if role is None:
-            raise DeckError(f"free_xp.{p}", msg("unknown role {name!r}", name=str(r)))
+            raise DeckError(f"free_xp.{p}", msg(
+                "{player}'s free XP: {name!r} is not a role; choose a row of their journal, "
+                "such as “priest”.", player=str(p), name=str(r)))
         out[str(p)] = role
     return out
