@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import math
-import random
 import secrets
 import time
 from collections.abc import Callable
@@ -21,7 +20,7 @@ from darkcity.server.common import Refusal
 from darkcity.server.config import ServerConfig
 from darkcity.server.room import Member, Room, RoomConfig, check_name
 from darkcity.server.room.ports import Superseded
-from darkcity.server.room.state import _deck_reason
+from darkcity.server.room.state import deck_reason
 from darkcity.server.storage import Storage
 from darkcity.server.thinking import BotPool
 from darkcity.server.timers import LoopScheduler
@@ -107,7 +106,7 @@ class RoomManager:
                 preset(body.deck, body.players)
         except (DeckError, ValueError) as e:
             raise Refusal("bad-deck", msg("The deck cannot be played: {reason}",
-                                          reason=_deck_reason(e))) from None
+                                          reason=deck_reason(e))) from None
         decide_s, beat_s, bot_delay_s = self._paced(
             body.decide_s if body.decide_s is not None else decide,
             body.beat_s if body.beat_s is not None else beat,
@@ -268,7 +267,3 @@ class RoomManager:
             since = self.quiet.setdefault(code, now)
             if room.status != "playing" and now - since >= self.config.idle_room_s:
                 self._evict(code)
-
-
-def new_rng() -> random.Random:
-    return random.Random(secrets.randbits(64))

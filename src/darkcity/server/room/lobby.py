@@ -21,7 +21,7 @@ from darkcity.server.bots import LEVELS
 from darkcity.server.common import Refusal, token_hash
 from darkcity.server.limits import BadName, clean_name, name_key
 from darkcity.server.room.ports import Reader
-from darkcity.server.room.state import Member, RoomState, _deck_reason
+from darkcity.server.room.state import Member, RoomState, deck_reason
 from darkcity.settings import Settings
 
 __all__ = ["Lobby", "check_chat", "check_name"]
@@ -257,7 +257,7 @@ class Lobby(RoomState):
             game = Game(Settings(players=players, deck=deck), 0)
         except DeckError as e:
             raise Refusal("bad-deck", msg("The deck cannot be played: {reason}",
-                                          reason=_deck_reason(e))) from None
+                                          reason=deck_reason(e))) from None
         self.seed = secrets.token_hex(16)
         self.players = players
         self.game = Game(game.settings, self.seed)

@@ -18,7 +18,7 @@ from darkcity.i18n import FieldError, Message, error_message
 from darkcity.server.config import ServerConfig
 from darkcity.server.room.ports import NO_TIMERS, Reader, RoomStore, Scheduler, Thinker, Timer
 
-__all__ = ["BEATS", "Member", "RoomConfig", "RoomState"]
+__all__ = ["BEATS", "Member", "RoomConfig", "RoomState", "deck_reason"]
 
 BEATS: Final = 4  # "1", "2", "3", "now!"
 
@@ -68,7 +68,7 @@ class RoomConfig:
         return preset(self.deck, self.players)
 
 
-def _deck_reason(e: Exception) -> Message:
+def deck_reason(e: Exception) -> Message:
     """Why a deck cannot be played, in plain words: the engine's reason without the
     document field it names (``cards[3]: ...``), which a player never typed."""
     return e.message if isinstance(e, FieldError) else error_message(e)
