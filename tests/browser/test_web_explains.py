@@ -429,3 +429,45 @@ def test_a_host_on_a_local_address_is_told_how_friends_elsewhere_play(
     expect(online.get_by_test_id("elsewhere")).to_have_count(0)
     for page in (host, friend, online):
         page.context.close()
+
+
+RULES_FOR = """async (deck) => {  // the Rules as drawn for the deck named (a preset)
+  const { S } = await import('/static/js/store.js');
+  const { helpDialog } = await import('/static/js/help.js');
+  const keep = [S.lobby, S.view, S.helpOpen, S.helpRole];
+  const roles = { basic: S.view.journal_roles,
+                  'creatures-7': [...S.view.journal_roles.slice(0, 6), 'creature'] }[deck];
+  S.lobby = { ...S.lobby, config: { ...S.lobby.config, deck } };
+  S.view = { ...S.view, journal_roles: roles };
+  S.helpOpen = true; S.helpRole = 'devil';
+  try {
+    const d = helpDialog();
+    const text = (sel) => [...d.querySelectorAll(sel)].map((x) => x.textContent);
+    return { phase3: text('[data-testid=phases] li')[2],
+             goal: text('[data-testid=help-card-devil] [data-testid=card-goal]')[0],
+             notes: text('[data-testid=combat-notes] li'),
+             hunter: text('[data-testid=help-card-hunter] [data-testid=card-powers]')[0] || null,
+             help: d.textContent };
+  } finally { [S.lobby, S.view, S.helpOpen, S.helpRole] = keep; }
+}"""
+
+
+def test_the_rules_follow_the_deck_and_explain_their_terms(seated: Any) -> None:
+    """The Basic deck's texts spoke of what is not in play (the Devil's advanced goal,
+    the target of a Creature), and '1+', the Devil's row of '·', 'silver reflex' and
+    'cannibal' were never explained. The texts follow the deck; the terms are explained
+    under the table and the card that use them (and on hover)."""
+    basic = seated.evaluate(RULES_FOR, "basic")
+    assert basic["phase3"] == ("Fase 3: Desistência — qualquer um pode fugir da noite (sem "
+                               "ataque, sem XP).")
+    assert basic["goal"] == "Sobreviver e fazer um monstro ou guardião desistir."
+    assert basic["hunter"] is not None and "mesmo jogador" not in basic["hunter"]
+    notes = " ".join(basic["notes"])
+    assert "·: sem efeito sobre esse papel." in notes
+    assert "Reflexo de prata" in notes and "canibalismo" in notes
+    assert "O Demônio não afeta nenhum papel deste baralho" in notes
+    assert "1+ é o primeiro passo de todos, antes do 1" in basic["help"]
+    creatures = seated.evaluate(RULES_FOR, "creatures-7")
+    assert creatures["phase3"].endswith(
+        "Quem recebe o pedido de casamento de uma Criatura não pode desistir.")
+    assert "Inferno" in creatures["goal"]  # the advanced Devil's second goal

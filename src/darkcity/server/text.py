@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Final
 
-from darkcity.cast import CAST, PANEL, Effect, Role
+from darkcity.cast import CAST, PANEL, Effect, Line, Role
 from darkcity.companion.setup import PRESET_TITLES
 from darkcity.deck import PRESETS
 from darkcity.i18n import Message, _, translator
@@ -312,6 +312,18 @@ UI: Final = (
     _("face-down card"),
     _("This player took a card face down at random in tonight's draft."),
     _("The count stopped with the connection: the gestures are shown once it is back."),
+    # the texts follow the deck in play, and the terms are explained where they are used
+    _("Phase 3: Withdrawal — anyone may flee the night (no attack, no XP)."),
+    _("The player a Creature proposes to may not withdraw."),
+    _("1+ is the first step of all, before 1; * marks a card that is never called (no "
+      "step of its own)."),
+    _("1+ (the first step of all, before 1)"),
+    _("Powers"),
+    _("·: no effect on that role."),
+    _("Silver reflex: a Werewolf that attacks the Hunter does the Hunter no harm, and at "
+      "step 5 the Hunter kills it, no bolt needed."),
+    _("The Devil harms no role of this deck: its gesture is only a disguise, another "
+      "role's."),
     _("Friends who are not on this network cannot open this address. To play with them, "
       "put darkcity on a small server with HTTPS: docs/deploy.md, “Friends elsewhere”, says "
       "how, step by step, and what it costs."),
@@ -363,6 +375,26 @@ def level_word(level: str) -> Message:
     return Message(WORDS["levels"].get(level, level))
 
 
+def _lines(lines: tuple[Line, ...], t: Any) -> list[list[str | None]]:
+    """A card's lines, each with where it holds: [text, edition or None, role needed or
+    None] (the Basic deck's Devil has no advanced goal; the Angel exorcises only where
+    there is a Demoniac)."""
+    return [[t(x.text), x.edition.value if x.edition else None, x.needs.key if x.needs else None]
+            for x in lines]
+
+
+def _deck_editions() -> dict[str, dict[str, list[str]]]:
+    """Per preset, the editions of each role's cards in it (a card's text follows its
+    edition: the help panel shows a preset's lines only)."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for name, (cards, _players, _about) in PRESETS.items():
+        roles: dict[str, set[str]] = {}
+        for c in cards:
+            roles.setdefault(c.role.key, set()).add(c.edition.value if c.edition else "")
+        out[name] = {k: sorted(v) for k, v in roles.items()}
+    return out
+
+
 @functools.cache
 def catalog(lang: str) -> dict[str, Any]:
     """Everything the browser shows, in ``lang`` (``en`` or ``pt_BR``)."""
@@ -376,6 +408,9 @@ def catalog(lang: str) -> dict[str, Any]:
         "roles": {r.key: t.term(role_term(r)) for r in Role},
         "goals": {r.key: t(GOALS[r]) for r in Role},
         "gestures": {r.key: t(GESTURES[r]) for r in Role},
+        "goal_lines": {r.key: _lines(CAST[r].goal_lines, t) for r in Role},
+        "powers": {r.key: _lines(CAST[r].powers, t) for r in Role},
+        "deck_editions": _deck_editions(),
         "initiative": {r.key: CAST[r].step for r in Role},
         "role_class": {r.key: CAST[r].cls.value for r in Role},
         "panel": {a.key: {d.key: e.value for d, e in row.items()} for a, row in PANEL.items()},

@@ -15,6 +15,14 @@ const PHASES = [
 ];
 export const CONDITIONS = ["six-roles", "eight-xp", "three-pairs", "four-in-one"];
 
+// The phases as this deck plays them: the Creature's rule only where there is one.
+function phases(roles) {
+  const out = PHASES.map((p) => t(p));
+  out[2] = t("Phase 3: Withdrawal — anyone may flee the night (no attack, no XP).")
+    + (roles.includes("creature") ? ` ${t("The player a Creature proposes to may not withdraw.")}` : "");
+  return out;
+}
+
 export function openHelp(r) {
   update(() => { S.helpOpen = true; S.helpRole = r || null; });
 }
@@ -68,7 +76,8 @@ export function helpDialog() {
   el("div", { class: "modalbox" },
     el("div", { class: "row spread" }, el("h2", { id: "help-h", text: t("Rules of the cards in play") }),
       el("button", { class: "secondary small", type: "button", "data-testid": "help-close", text: t("Close"), onclick: close })),
-    el("h3", { text: t("A night") }), el("ol", { class: "phases" }, PHASES.map((p) => el("li", { text: t(p) }))),
+    el("h3", { text: t("A night") }), el("ol", { class: "phases", "data-testid": "phases" }, phases(roles).map((p) => el("li", { text: p }))),
+    el("p", { class: "muted", text: t("1+ is the first step of all, before 1; * marks a card that is never called (no step of its own).") }),
     el("h3", { text: t("Victory") }),
     el("ul", {}, CONDITIONS.map((c) => el("li", { text: word("conditions", c) }))),
     el("p", { text: t("Tiebreak: the most XP in all wins, then the most rows with XP; players still tied share the victory.") }),
