@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -184,11 +185,9 @@ def _handle(room: Room, conn: Conn, text: str, session: _Session) -> None:
             conn.send({"type": "pong", "t": m.t, "server_time": time.time()})
         elif isinstance(m, p.Decide):
             ref = m.ref
-            at = m.at
-
-            def ack(seq: int) -> None:  # it rides on the next state or count conn gets
-                conn.ack(ref, at, seq)
-
+            # stored, the room acknowledges it to conn itself: the ack rides on the next
+            # state or count conn gets (no call comes back up into this module)
+            ack = functools.partial(conn.ack, ref, m.at)
             room.decide(conn.member, m.at, m.decision, ack, change=m.change)
         elif isinstance(m, p.Sit):
             room.sit(conn.member, m.seat)
