@@ -95,6 +95,23 @@ class PocketDriver(Driver):
             ".href)).S.view")
         return view
 
+    def draft(self, rec: Any, phone: Any | None = None) -> None:
+        """Death's name on the one phone: handed over, the table hidden meanwhile."""
+        night = rec.night
+        death = next((p for p in night.players if night.cards[p].role is Role.DEATH), None)
+        if death is None:
+            super().draft(rec)
+            return
+        self.wait_stage("draft")
+        expect(self.page.get_by_test_id("panel-draft")).not_to_contain_text("own phone")
+        self.tap("took-death")
+        self.page.get_by_test_id("panel-secret").wait_for()
+        if self.shots is not None:
+            self.page.screenshot(path=str(self.shots / "pocket-secret-en-375.png"))
+        for hidden in ("table-code", "undo", "links", "players-change", "panel-draft"):
+            expect(self.page.get_by_test_id(hidden)).to_have_count(0)
+        self.tap(f"death-name-{night.gestures[death].names}", sends=True)
+
     def set_up(self, game: Game) -> None:
         page = self.page
         page.goto(f"{self.base}/?lang={self.lang}")
@@ -125,7 +142,7 @@ def engine_ready(page: Any) -> None:
 
 
 def test_a_night_on_one_phone_offline_saved_exported_and_imported(
-        browser: Any, site: Site, static: Static, tmp_path: Path) -> None:
+        browser: Any, site: Site, static: Static, tmp_path: Path, artifacts: Path) -> None:
     context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT},
                                   has_touch=True, locale="en-US", accept_downloads=True)
     asked: list[str] = []
@@ -149,17 +166,21 @@ def test_a_night_on_one_phone_offline_saved_exported_and_imported(
         page.get_by_test_id("panel-setup").wait_for()
         engine_ready(page)
         expect(page.get_by_test_id("engine")).to_be_hidden()
+        page.screenshot(path=str(artifacts / "pocket-offline-setup-en-375.png"))
 
         game = table_game()
         rec = game.nights[0]
         assert Role.DEATH in {c.role for c in rec.night.cards.values()}
         d = PocketDriver(page, static.origin)
+        d.shots = artifacts / "pocket"  # the night's screens, as the companion's Driver takes them
+        d.shots.mkdir(exist_ok=True)
         d.set_up(game)
         expect(page.get_by_test_id("no-phones")).to_have_count(1)
         d.play(rec)  # Death's name entered on the Mayor's phone, handed over
         d.wait_stage("over" if len(game.nights) == 1 else "journals")
         before = d.state()
         assert before["result"]["number"] == 1
+        page.screenshot(path=str(artifacts / "pocket-night-en-375.png"), full_page=True)
 
         # a correction to the night's story (a gesture entered again as it was)
         night = rec.night
@@ -212,3 +233,30 @@ def test_a_night_on_one_phone_offline_saved_exported_and_imported(
         assert outside == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR"])
+def test_screens_of_the_app_loading_and_ready_on_a_phone_and_a_laptop(
+        browser: Any, static: Static, artifacts: Path, lang: str) -> None:
+    """The set-up drawn while the engine loads (its progress said in the phone's
+    language), then ready, at 375 px and 1280 px: screenshots to look at
+    (``pocket-*.png`` in the artifacts)."""
+    locale = "pt-BR" if lang == "pt_BR" else "en-US"
+    for width, height in ((375, 667), (1280, 800)):
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      locale=locale, has_touch=width < 400)
+        page = context.new_page()
+        try:
+            page.goto(f"{static.origin}/")
+            page.get_by_test_id("panel-setup").wait_for()
+            said = page.get_by_test_id("engine")
+            if page.evaluate("document.documentElement.dataset.engine") != "ready":
+                page.screenshot(path=str(artifacts / f"pocket-loading-{lang}-{width}.png"))
+            engine_ready(page)
+            expect(said).to_be_hidden()
+            expect(page.locator("h1")).to_have_text(
+                "Companheiro de mesa" if lang == "pt_BR" else "Table companion")
+            page.screenshot(path=str(artifacts / f"pocket-setup-{lang}-{width}.png"),
+                            full_page=True)
+        finally:
+            context.close()

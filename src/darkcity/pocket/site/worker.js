@@ -15,14 +15,18 @@ const ready = (async () => {
   const t0 = performance.now();
   progress("runtime", 0.05);
   const pyodide = await loadPyodide({ indexURL: here("./pyodide/") });
+  const t1 = performance.now();
   progress("wheel", 0.7);
   const wheel = await fetch(here(WHEEL));
   if (!wheel.ok) throw new Error(`${WHEEL}: ${wheel.status}`);
   pyodide.unpackArchive(await wheel.arrayBuffer(), "wheel");
+  const t2 = performance.now();
   progress("import", 0.85);
   call = pyodide.pyimport("darkcity.pocket.worker").call;
+  const t3 = performance.now();
   progress("ready", 1);
-  postMessage({ type: "ready", ms: performance.now() - t0 });
+  // where the time went: the runtime, the wheel fetched and unpacked, darkcity imported
+  postMessage({ type: "ready", ms: t3 - t0, stages: { runtime: t1 - t0, wheel: t2 - t1, imports: t3 - t2 } });
 })();
 ready.catch((e) => postMessage({ type: "failed", message: String(e && e.message || e) }));
 

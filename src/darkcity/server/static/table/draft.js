@@ -3,6 +3,7 @@
 // their own phone.
 import { el, button, focusFirst } from "./dom.js";
 import { t } from "./i18n.js";
+import { api } from "./api.js";
 
 export function draftPanel(S, send) {
   const v = S.view;
@@ -37,6 +38,7 @@ export function draftPanel(S, send) {
         { "data-testid": "took-death" }),
       button(t("Nobody took Death"), () => send({ type: "drafted", death_names: null }),
         { class: "primary", "data-testid": "drafted" })),
-    el("p", { class: "dim", text: t("Or {player} enters the name on their own phone, from the table's link.", { player: last }) }));
+    // players' own phones are a server's (the pocket app has none)
+    api.local ? null : el("p", { class: "dim", text: t("Or {player} enters the name on their own phone, from the table's link.", { player: last }) }));
   return focusFirst(box, `draft:${v.night}`);
 }

@@ -219,8 +219,11 @@ function mayorPage() {
   const head = el("div", { class: "row" },
     el("h1", { text: t("Night {n}", { n: v.night }) }),
     el("span", { class: "dim", "data-testid": "table-code", text: t("Table {code}", { code: v.code }) }));
-  const parts = [head, offlineBanner(), setAside(v)];
   const stage = v.stage;
+  // the phone handed to the last drafter for Death's name: nothing of the table shows,
+  // only the question, until the name is tapped or the phone handed back (Cancel)
+  if (stage === "draft" && S.local.secret) return [draftPanel(S, send)];
+  const parts = [head, offlineBanner(), setAside(v)];
   const after = ["withdrawal", "resolution", "journals", "over"].includes(stage);
   // a correction left open while the table changed under it (another device undid the
   // night) is closed: the bar's next step comes back

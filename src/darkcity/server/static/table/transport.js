@@ -38,7 +38,7 @@ export function workerTransport() {
     if (m.type === "progress") { show(m.stage, m.done); return; }
     if (m.type === "ready") {
       // when the engine was ready, and how long the worker took (benchmarks/bench_pocket.py)
-      window.__darkcityEngine = { readyAt: performance.now(), workerMs: m.ms };
+      window.__darkcityEngine = { readyAt: performance.now(), workerMs: m.ms, stages: m.stages };
       document.documentElement.dataset.engine = "ready";
       return;
     }
