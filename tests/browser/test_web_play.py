@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -300,15 +301,17 @@ def test_withdrawal_names_who_aims_at_you_and_the_face_down_pick_is_announced(
         # her card says nothing, and a slow machine may reach "aimed" on such a night
         while time.monotonic() < end and not (announced and aimed and effects):
             ph = phase(page)
-            if ph == "gesture" and page.locator("[data-testid=blind-pick]").count():
-                who = page.inner_text("[data-testid=blind-pick]")
-                assert who.endswith("took a face-down card.")
-                assert who.split()[0] in ("Bia", "Caio", "Duda")
-                # after the draft it follows the question, not above it
-                assert page.evaluate("""() => { const h = document.getElementById('decide-h');
-                    const b = document.querySelector('[data-testid=blind-pick]');
-                    return !h
-                      || !!(h.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING); }""")
+            if ph == "draft" and page.locator("[data-testid=blind-pick]").count():
+                with contextlib.suppress(Exception):  # (a read racing a redraw)
+                    who = page.inner_text("[data-testid=blind-pick]", timeout=300)
+                    assert who.endswith("took a face-down card.")
+                    assert who.split()[0] in ("Bia", "Caio", "Duda")
+            if ph == "gesture" and page.locator(".seat .badge.blind").count():
+                # after the draft, a mark on the picker's seat, no line under the
+                # question through the gestures and the withdrawal (issue 31)
+                seat = page.locator(".seat:has(.badge.blind)").get_attribute("data-name")
+                assert seat in ("Bia", "Caio", "Duda")
+                assert page.locator("[data-testid=blind-pick]").count() == 0
                 announced = True
             if ph == "withdrawal" and page.locator("[data-testid=choice-0]").count():
                 table = page.locator("[data-testid=who-whom] tbody tr")
@@ -405,8 +408,11 @@ def test_a_game_told_in_order_to_its_end_and_play_again(
     assert told_in_order >= 1
     page.wait_for_selector("[data-testid=victory]")
     conditions = page.locator("[data-testid=conditions] li").all_inner_texts()
+    # each names its condition, or the row and the card that won it ("4 XP as the
+    # Priest": issue 31)
     words = list(catalog("en")["conditions"].values())
-    assert conditions and all(any(w in c for w in words) for c in conditions), conditions
+    assert conditions and all(any(w in c for w in words) or re.search(r"\d+ XP as the \w", c)
+                              for c in conditions), conditions
     box = page.locator("[data-testid=victory]").bounding_box()
     assert box is not None and box["y"] + box["height"] <= DESKTOP["height"]  # no scrolling
     check_axe(page, axe_source, "end")
