@@ -155,6 +155,7 @@ def test_a_league_searches_checks_answers_and_carries_on(tmp_path: Path,
     assert first["find"]["added"] and not second["find"]["added"] and second["stopped"]
     assert len(state["population"]) == 2  # plain, and round 0's find
     assert set(first["answer"]["table"]) == set(lg.STRONG_CANDIDATES)
+    assert "answer" not in second  # nothing new to answer
     assert any("the league stops" in x for x in lines)
     assert json.loads(out.read_text()) == state
     n = len(calls)
@@ -162,6 +163,11 @@ def test_a_league_searches_checks_answers_and_carries_on(tmp_path: Path,
     assert len(calls) == n and again == state  # resumed: nothing played twice
     with pytest.raises(ValueError, match="other options"):
         lg.league(replace(cfg, popsize=5), out, log=lines.append)
+    table = lg.standings(state, players=4, deals=1, seed=1, log=lines.append,
+                         extra=["never-flee"])
+    # both members, round 1's find that the check kept out, the extra bot
+    assert list(table) == ["league-member-0", "league-member-1", "league-find-1", "never-flee"]
+    assert set(table["never-flee"]) == {"strong_vs_member", "member_vs_strong"}
 
 
 def test_a_single_seat_is_scored_on_duplicate_deals() -> None:

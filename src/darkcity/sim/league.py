@@ -12,10 +12,11 @@ Each round:
 2. **Check**: the round's best candidate plays again on fresh deals (the search's
    best is flattered by its selection); it joins the population when its share
    there is above the fair share (ratio > 1.0).
-3. **Answer**: a few strong-bot settings (:data:`STRONG_CANDIDATES`, the opponent
-   model's knobs) each play as the single seat against every member of the
-   population (tables of ``players - 1`` copies); the best mean ratio becomes the
-   strong bot the next round searches against.
+3. **Answer** (when the check added a member): a few strong-bot settings
+   (:data:`STRONG_CANDIDATES`, the opponent model's knobs) each play as the single
+   seat against every member of the population (tables of ``players - 1``
+   copies); the best mean ratio becomes the strong bot the next round searches
+   against.
 
 The league stops when a round's search finds nothing above 1.0x on its check
 deals, or after ``rounds``. Its state, every generation included, is written to
@@ -202,8 +203,9 @@ def league(cfg: LeagueConfig, out: Path, *, log: Callable[[str], None] = print,
             else:
                 rnd["stopped"] = True
             save()
-        # 3. the strong bot's answer against the population
-        if "answer" not in rnd and state["population"]:
+        # 3. the strong bot's answer against the population, when it has grown (a
+        # choice among the knobs on an unchanged population would be chance's)
+        if "answer" not in rnd and rnd["find"]["added"]:
             members = [register_style(f"league-member-{i}", Style.from_json(s))
                        for i, s in enumerate(state["population"])]
             table: dict[str, dict[str, Any]] = {}
@@ -242,12 +244,19 @@ def population_styles(state: Mapping[str, Any]) -> list[Style]:
 def standings(state: Mapping[str, Any], *, players: int, deals: int, seed: int | str,
               workers: int = 1, log: Callable[[str], None] = print,
               extra: Sequence[str] = ()) -> dict[str, dict[str, Any]]:
-    """The league's strong bot against every member (and the ``extra`` bots by
-    name): the strong bot as the single seat among ``players - 1`` of the member,
-    and the member as the single seat among strong bots, on the same deals."""
+    """The league's strong bot against every member, every round's find that the
+    check kept out, and the ``extra`` bots by name: the strong bot as the single
+    seat among ``players - 1`` of the member, and the member as the single seat
+    among strong bots, on the same deals."""
     strong = register_strong("league-strong-final", strong_knobs(state))
     names = [register_style(f"league-member-{i}", st)
-             for i, st in enumerate(population_styles(state))] + list(extra)
+             for i, st in enumerate(population_styles(state))]
+    for rnd in state.get("rounds", []):  # the finds left out of the population too
+        find = rnd.get("find")
+        if find is not None and not find["added"]:
+            names.append(register_style(f"league-find-{rnd['round']}",
+                                        Style.from_json(find["style"])))
+    names += list(extra)
     out: dict[str, dict[str, Any]] = {}
     for m in names:
         a = single_seat(strong, m, players=players, deals=deals,
