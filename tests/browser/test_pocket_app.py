@@ -4,8 +4,10 @@ npm, hash-checked) and served by a plain static server on loopback; the phone op
 it once, goes offline (``context.set_offline(True)``), reloads, sets up six players,
 plays a whole night with Death's secret name handed over, corrects the night's story,
 reloads and finds the table, exports the game (``darkcity replay`` accepts it) and
-imports it back. No request leaves the static server's origin; once offline the
-static server is stopped. Skipped, saying why, where npm or its registry is not there.
+imports it back, deletes a table (asked first). No request leaves the static server's
+origin; once offline the static server is stopped. A rebuilt site is said ("a new
+version is ready") and taken only when asked, never mixing two versions' files.
+Skipped, saying why, where npm or its registry is not there.
 """
 
 from __future__ import annotations
@@ -228,6 +230,14 @@ def test_a_night_on_one_phone_offline_saved_exported_and_imported(
         page.get_by_test_id("import-file").set_input_files(str(junk))
         expect(page.get_by_test_id("import-error")).to_contain_text("not a game")
         expect(page.locator("[data-testid^=resume-]")).to_have_count(2)
+        # a table deleted, asked first; refused once, kept
+        page.once("dialog", lambda dialog: dialog.dismiss())
+        page.get_by_test_id(f"delete-{d.code}").click()
+        expect(page.locator("[data-testid^=resume-]")).to_have_count(2)
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.get_by_test_id(f"delete-{d.code}").click()
+        expect(page.locator("[data-testid^=resume-]")).to_have_count(1)
+        expect(page.get_by_test_id(f"resume-{d.code}")).to_have_count(0)
 
         outside = [u for u in asked if not u.startswith((static.origin, "blob:", "data:"))]
         assert outside == []
@@ -260,3 +270,48 @@ def test_screens_of_the_app_loading_and_ready_on_a_phone_and_a_laptop(
                             full_page=True)
         finally:
             context.close()
+
+
+def test_a_new_version_is_said_and_taken_only_when_asked(
+        browser: Any, site: Site, tmp_path: Path) -> None:
+    """A site rebuilt while a phone has the app: the running version keeps serving its
+    own files (never a mix), the page says "A new version of the app is ready", and
+    Reload brings the new version with its cache alone."""
+    import shutil
+
+    root = tmp_path / "site"
+    shutil.copytree(site.out, root)
+    served = Static(root)
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT},
+                                  locale="en-US")
+    page = context.new_page()
+    try:
+        page.goto(f"{served.origin}/")
+        engine_ready(page)
+        page.wait_for_function(
+            "navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)",
+            timeout=60_000)
+        # the next build: another version, another set-up title
+        new = "0" * 16
+        for name in ("sw.js", "version.json"):
+            f = root / name
+            f.write_text(f.read_text().replace(site.version, new))
+        shell = root / "index.html"
+        shell.write_text(shell.read_text().replace("<title>", "<title>New · "))
+        page.reload()
+        engine_ready(page)
+        banner = page.get_by_test_id("update")
+        expect(banner).to_contain_text("A new version of the app is ready.", timeout=60_000)
+        # until asked, the version running serves its own files
+        assert not page.title().startswith("New")
+        assert sorted(page.evaluate("caches.keys()")) == sorted(
+            [f"darkcity-pocket-{site.version}", f"darkcity-pocket-{new}"])
+        with page.expect_navigation():
+            page.get_by_test_id("update-reload").click()
+        engine_ready(page)
+        assert page.title().startswith("New")
+        page.wait_for_function(f"caches.keys().then((k) => k.length === 1 && k[0] === "
+                               f"'darkcity-pocket-{new}')")
+    finally:
+        context.close()
+        served.stop()
