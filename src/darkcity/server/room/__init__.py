@@ -7,7 +7,10 @@ sent, one concern per module over the fields they share.
 - ``broadcast.py``: connections in and out, and what each reader is sent (a view per
   connection, from :func:`darkcity.views.view`; progress, notices, the lobby);
 - ``driver.py``: a decision checked, stored and applied; the game moved on;
-- ``clock.py``: the reveal, the bots' turns, time-outs and the grace.
+- ``clock.py``: the reveal, the bots' turns, time-outs and the grace;
+- ``ports.py``: what a room needs from outside (a store, its readers, timers, bots'
+  workers) as small interfaces the server implements: nothing here imports asyncio, a
+  web framework, a database or a socket (``tests/test_server_room.py``).
 
 :class:`Room` is assembled from them, each concern a class over the one before
 (``RoomState`` < ``Lobby`` < ``Broadcaster`` < ``Driver`` < ``RoomClock``): a concern
