@@ -550,7 +550,7 @@ def test_an_entry_saved_whose_answer_was_lost_is_said_saved(browser: Any,
     page.get_by_test_id("fled-Bia").tap()
     expect(page.get_by_test_id("toast").last).to_have_text(
         "A resposta se perdeu no caminho, mas o registro foi salvo: a página já o mostra.")
-    expect(page.get_by_test_id("fled-Bia")).to_have_text("Bia desistiu")
+    expect(page.get_by_test_id("fled-Bia").locator(".who")).to_have_text("Bia desistiu")
     head = {"X-Table-Token": token}
     assert httpx.get(f"{base}/api/tables/{code}", headers=head, timeout=10).json()[
         "withdrawals"] == {"Bia": True}

@@ -6,6 +6,7 @@ withdrawals, the gestures beside the names, nothing covering the call).
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -103,3 +104,171 @@ def test_every_cards_rules_on_a_players_phone_are_words(
             page.get_by_test_id("iam-Bia").wait_for(timeout=10_000)
     finally:
         page.context.close()
+
+
+
+
+def _shown(cat: dict[str, Any], entry: dict[str, Any]) -> str:
+    s = cat["roles"][entry["shows"]]
+    return f"{s} → {', '.join(entry['targets'])}" if entry.get("targets") else s
+
+
+@pytest.mark.parametrize(("lang", "locale"), LANGS)
+def test_the_withdrawals_are_counted_and_the_gestures_shown_beside_the_names(
+        browser: Any, table_server: Server, artifacts: Path, lang: str, locale: str) -> None:
+    """Both rulebooks have the Mayor ask "Who wants to withdraw?" and count "1, 2, 3,
+    now!" again; the companion counted the gestures only. Phase 3 opens on that count
+    (the question said, then the four beats at the gestures' 900 ms), then the taps.
+    Beside each name, at the withdrawals and at each call, what that player showed and
+    at whom (the list had names only: six gestures to remember)."""
+    from darkcity.companion.text import table_catalog
+
+    from .test_companion_newcomer import BASIC_NIGHT, Mayor
+
+    cat = table_catalog(lang)
+    mayor = Mayor(table_server.base)
+    for e in BASIC_NIGHT[:9]:  # to the end of Phase 2
+        mayor.enter(e)
+    gestures = {e["player"]: e for e in BASIC_NIGHT if e["type"] == "gesture"}
+    page = phone(browser, locale)
+    try:
+        page.goto(f"{table_server.base}/table/{mayor.code}?lang={lang}#mayor={mayor.token}")
+        start = page.get_by_test_id("wd-count-start")
+        expect(start).to_have_text(cat["ui"]["Who wants to withdraw? 1, 2, 3, now!"],
+                                   timeout=10_000)
+        expect(start).to_be_focused()
+        for p, e in gestures.items():
+            expect(page.get_by_test_id(f"fled-{p}").locator(".gest")).to_have_text(
+                _shown(cat, e))
+        page.screenshot(path=str(artifacts / f"companion-pace-withdrawals-{lang}.png"))
+        start.tap()
+        overlay = page.get_by_test_id("count")
+        expect(overlay).to_have_text(cat["ui"]["Who wants to withdraw?"])
+        page.wait_for_function("() => (window.__darkcityCount || []).length === 4",
+                               timeout=10_000)
+        expect(overlay).to_be_hidden(timeout=5_000)
+        beats = page.evaluate("() => window.__darkcityCount")
+        assert [b["text"] for b in beats] == [cat["ui"][x] for x in ("1", "2", "3", "Now!")]
+        dues = [b["due"] for b in beats]
+        assert [round(b - a) for a, b in pairwise(dues)] == [900] * 3
+        lag = max(b["at"] - b["due"] for b in beats)
+        print(f"withdrawal count: 4 beats 900 ms apart, the latest {lag:.0f} ms late")
+        # the taps: the count done, the focus on the first name; the count can be run again
+        expect(page.get_by_test_id("fled-Ana")).to_be_focused()
+        expect(page.get_by_test_id("wd-count-start")).to_have_text(cat["ui"]["Count again"])
+        # every name on screen above the Mayor's bar, the last one included
+        fold = page.evaluate("""() => {
+            const bar = document.querySelector('nav.bar').getBoundingClientRect().top;
+            return [...document.querySelectorAll('[data-testid^=fled-]')].map(
+                (b) => b.getBoundingClientRect().bottom <= bar); }""")
+        page.screenshot(path=str(artifacts / f"companion-pace-withdrawals-counted-{lang}.png"))
+        assert fold == [True] * 6, fold
+        page.get_by_test_id("fled-Caio").tap()
+        expect(page.get_by_test_id("fled-Caio").locator(".who")).to_have_text(
+            cat["ui"]["{player} fled"].format(player="Caio"))
+        page.get_by_test_id("arrow-Enzo-1").tap()
+        expect(page.get_by_test_id("arrow-Enzo-1")).to_have_attribute("aria-pressed", "true")
+        page.get_by_test_id("withdrawals-done").tap()
+        # the Devil's call: every name with its gesture (and its withdrawal) beside it
+        expect(page.get_by_test_id("call")).to_have_text(cat["calls"]["devil"],
+                                                         timeout=10_000)
+        for p, e in gestures.items():
+            want = _shown(cat, e)
+            if p == "Caio":
+                want += f" · {cat['ui']['fled']}"
+            if p == "Enzo":
+                want += " · " + cat["ui"]["lowers the bolt at {target}"].format(target="Duda")
+            expect(page.get_by_test_id(f"holder-{p}").locator(".gest")).to_have_text(want)
+        page.screenshot(path=str(artifacts / f"companion-pace-call-{lang}.png"))
+        page.get_by_test_id("call-next").tap()  # nobody turns the Devil over
+        expect(page.get_by_test_id("call")).not_to_have_text(cat["calls"]["devil"],
+                                                             timeout=10_000)
+        holders = page.locator("[data-testid=holders] [data-testid^=holder-]")
+        assert holders.count() >= 1
+        for i in range(holders.count()):
+            p = holders.nth(i).get_attribute("data-testid").removeprefix("holder-")
+            expect(holders.nth(i).locator(".gest")).to_contain_text(_shown(cat, gestures[p]))
+    finally:
+        page.context.close()
+
+
+COVERED = """() => {
+    // the messages: the toasts and the offline banner
+    const toasts = [...document.querySelectorAll('[data-testid=toast], [data-testid=offline]')]
+        .map((e) => e.getBoundingClientRect());
+    const bar = document.querySelector('nav.bar');
+    const H = window.innerHeight;
+    const barTop = bar ? bar.getBoundingClientRect().top : H;
+    const hits = [];
+    const sel = 'h1, h2, .call, button, select, summary, a, input, [role=alert]';
+    for (const e of document.querySelectorAll(sel)) {
+        if (e.closest('#toasts, [data-testid=offline]')) continue;
+        const r = e.getBoundingClientRect();
+        if (!r.width || !r.height) continue;
+        // the part of it on screen: above the Mayor's bar, unless it is in the bar
+        const top = Math.max(r.top, 0);
+        const bottom = Math.min(r.bottom, e.closest('nav.bar') ? H : barTop);
+        if (bottom <= top) continue;
+        for (const t of toasts) {
+            if (t.left < r.right && r.left < t.right && t.top < bottom && top < t.bottom) {
+                hits.push(`${e.dataset.testid || e.tagName}: ${e.textContent.slice(0, 40)}`);
+            }
+        }
+    }
+    const call = document.querySelector('[data-testid=call]');
+    const c = call && call.getBoundingClientRect();
+    return { hits, n: toasts.length,
+             inView: toasts.every((t) => t.top >= 0 && t.bottom <= H && t.height > 0),
+             callSeen: !c || (c.top >= 0 && c.bottom <= barTop) };
+}"""
+
+
+@pytest.mark.parametrize("size", [(375, 667), (1280, 800)])
+@pytest.mark.parametrize(("lang", "locale"), LANGS)
+def test_no_message_covers_a_title_or_a_control(
+        browser: Any, table_server: Server, artifacts: Path, lang: str, locale: str,
+        size: tuple[int, int]) -> None:
+    """The messages popped up at the top of the screen, over the call's title ('O
+    Demônio?') and the offline banner. They sit at the top of the Mayor's bar, the page
+    moved up by their height, so they cover no title and no control: measured (every
+    title, button, link, field and alert on screen against every message's box) on a
+    phone and a laptop, after an undo at a call and with the server unreachable."""
+    from darkcity.companion.text import table_catalog
+
+    from .test_companion_newcomer import BASIC_NIGHT, Mayor
+
+    cat = table_catalog(lang)
+    mayor = Mayor(table_server.base)
+    for e in BASIC_NIGHT:
+        v = mayor.enter(e)
+    mayor.call(v)  # step 1, the Devil's: nobody
+    width, height = size
+    page = browser.new_context(viewport={"width": width, "height": height},
+                               has_touch=True, locale=locale).new_page()
+    try:
+        page.goto(f"{table_server.base}/table/{mayor.code}?lang={lang}#mayor={mayor.token}")
+        expect(page.get_by_test_id("call")).not_to_have_text(cat["calls"]["devil"],
+                                                             timeout=10_000)
+        page.get_by_test_id("undo").tap()
+        expect(page.get_by_test_id("call")).to_have_text(cat["calls"]["devil"],
+                                                         timeout=10_000)
+        toast = page.get_by_test_id("toast")
+        expect(toast).to_have_text(cat["ui"]["Taken back: {what}"].format(
+            what=cat["ui"]["step {step}"].format(step="1")))
+        seen = page.evaluate(COVERED)
+        assert seen["n"] == 1 and seen["inView"] and seen["callSeen"], seen
+        assert seen["hits"] == [], seen
+        page.screenshot(path=str(artifacts / f"companion-pace-toast-{lang}-{width}.png"))
+        # the server gone: the banner, then an entry refused on the way
+        page.route("**/api/tables/**", lambda route: route.abort())
+        expect(page.get_by_test_id("offline")).to_be_visible(timeout=10_000)
+        page.get_by_test_id("call-next").tap()
+        expect(toast.last).to_contain_text(cat["ui"]["That entry was not saved: try again."],
+                                           timeout=10_000)
+        seen = page.evaluate(COVERED)
+        assert seen["n"] >= 2 and seen["inView"] and seen["callSeen"], seen
+        assert seen["hits"] == [], seen
+        page.screenshot(path=str(artifacts / f"companion-pace-toast-offline-{lang}-{width}.png"))
+    finally:
+        page.context.close()
+

@@ -259,6 +259,12 @@ UI: Final = (
     _("This browser may clear saved tables when space runs short: export the game to keep a copy."),
     _("finished"),
     _("There is no table with that code."),
+    # the table's pace (issue #28): the withdrawals counted, the gestures beside the names
+    _("Who wants to withdraw?"),
+    _("Who wants to withdraw? 1, 2, 3, now!"),
+    _("Give the table a few seconds to see who attacks whom, then count: on “now!” whoever "
+      "withdraws lowers their hands to the table."),
+    _("fled"),
 )
 
 #: A night's fates (spec: result ``fate``).

@@ -7,15 +7,19 @@ import { say, tick, hush } from "./speech.js";
 
 export const BEAT_MS = 900;
 
-export function runCount(opts, done) {
+// ``ask``: a question said before the numbers (Phase 3's "Who wants to withdraw?"),
+// shown and spoken two beats ahead of them; the numbers keep the same beat.
+export function runCount(opts, done, ask = null) {
   const words = [t("1"), t("2"), t("3"), t("Now!")];
   const box = document.getElementById("count");
   const shown = [];
   window.__darkcityCount = shown;
   hush();
   box.classList.remove("hidden");
-  box.textContent = "";
-  const start = performance.now() + 250;
+  box.classList.toggle("asking", Boolean(ask));
+  box.textContent = ask || "";
+  if (ask && opts.speak) say(ask);
+  const start = performance.now() + 250 + (ask ? 2 * BEAT_MS : 0);
   let i = 0;
   const step = () => {
     const now = performance.now();
@@ -27,7 +31,8 @@ export function runCount(opts, done) {
     if (i < words.length) {
       box.textContent = words[i];
       box.setAttribute("data-beat", String(i));
-      shown.push({ text: words[i], at: performance.now() });
+      box.classList.remove("asking");
+      shown.push({ text: words[i], at: performance.now(), due });
       if (opts.speak) say(words[i]);
       if (opts.tick) tick(i === words.length - 1);
       i += 1;

@@ -9,7 +9,7 @@ import { keepAwake } from "../js/wake.js";
 import { setupPage, loadSetup } from "./setup.js";
 import { draftPanel } from "./draft.js";
 import { countPanel } from "./count.js";
-import { revealPanel } from "./reveal.js";
+import { revealPanel, revealDone } from "./reveal.js";
 import { withdrawPanel, withdrawalsDone } from "./withdraw.js";
 import { resolvePanel, storyPanel } from "./resolve.js";
 import { resultPanel } from "./journals.js";
@@ -223,7 +223,7 @@ function mayorPage() {
   // the phone handed to the last drafter for Death's name: nothing of the table shows,
   // only the question, until the name is tapped or the phone handed back (Cancel)
   if (stage === "draft" && S.local.secret) return [draftPanel(S, send)];
-  const parts = [head, offlineBanner(), setAside(v)];
+  const parts = [head, setAside(v)];
   const after = ["withdrawal", "resolution", "journals", "over"].includes(stage);
   // a correction left open while the table changed under it (another device undid the
   // night) is closed: the bar's next step comes back
@@ -285,6 +285,7 @@ function mayorPage() {
   parts.push(links);
   if (stage !== "over") parts.push(playersChange(v));
   parts.push(el("nav", { class: "bar" },
+    offlineBanner(),  // in the bar, always on screen, over no title
     S.local.correcting ? null : nextStep(S, send),
     after && !S.local.correcting ? button(stage === "withdrawal" ? t("Correct a gesture") : t("Correct an entry"), () => { S.local = { correcting: true }; S.render(); window.scrollTo(0, 0); },
       { "data-testid": "correct" }) : null,
@@ -348,6 +349,7 @@ function columns(story, panel) {
 function nextStep(S, send) {
   const v = S.view;
   if (v.stage === "withdrawal") return withdrawalsDone(send);
+  if (v.stage === "reveal") return revealDone(S, send);
   if (v.stage === "journals") {
     return button(t("Next night"), () => send({ type: "next-night" }),
       { class: "primary", "data-testid": "next-night", "data-focus": `next:${v.night}` });
@@ -444,6 +446,35 @@ const released = () => {
 document.addEventListener("pointerup", released, true);
 document.addEventListener("pointercancel", released, true);
 
+// The messages go where they cover nothing: at the top of the Mayor's bar (or, on a
+// page without one, at the foot of the screen), and the page moves up as the bar grows,
+// so what was on screen above it stays there. At the top of the screen they covered the
+// call's title ("The Devil?") and the offline banner, which the bar now holds too. The
+// box is kept across the re-draws (a message lasts its seconds), moved into each new bar.
+const toastBox = document.getElementById("toasts");
+let footHeight = null;
+function keepAbove() {
+  const banner = document.querySelector("nav.bar .offline");
+  const h = (toastBox ? toastBox.getBoundingClientRect().height : 0)
+    + (banner ? banner.getBoundingClientRect().height : 0);
+  if (footHeight !== null && h > footHeight) {
+    // never so far that the call ("The Devil?") leaves the top of the screen
+    const call = document.querySelector("[data-testid=call]");
+    const room = call ? Math.max(0, call.getBoundingClientRect().top - 8) : Infinity;
+    window.scrollBy(0, Math.min(h - footHeight, room));
+  }
+  footHeight = h;
+}
+if (toastBox) new MutationObserver(keepAbove).observe(toastBox, { childList: true });
+function placeToasts(app) {
+  if (!toastBox) return;
+  const bar = app.querySelector("nav.bar");
+  const home = bar || document.body;
+  if (toastBox.parentNode !== home || (bar && bar.firstChild !== toastBox)) {
+    if (bar) bar.prepend(toastBox); else document.body.append(toastBox);
+  }
+}
+
 S.render = () => {
   if (pressedAt && Date.now() - pressedAt < 1000) {
     if (!waiting) { waiting = true; setTimeout(() => { if (waiting) { waiting = false; S.render(); } }, 1000); }
@@ -467,6 +498,8 @@ S.render = () => {
   }
   const drawn = parts.filter((x) => x);
   if (!keepTyping(app, drawn)) app.replaceChildren(...drawn);
+  placeToasts(app);
+  keepAbove();
   app.classList.toggle("wide", Boolean(app.querySelector(".cols")));
   if (S.view) app.dataset.version = String(S.view.version);  // what the page shows (tests wait on it)
   placeFocus(app, focused, caret);

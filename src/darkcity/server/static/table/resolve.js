@@ -4,6 +4,16 @@
 import { el, button, focusFirst } from "./dom.js";
 import { t, callOf, edition, cardLabel, role, gender } from "./i18n.js";
 import { say } from "./speech.js";
+import { named } from "./reveal.js";
+
+// What a player did in Phase 3, beside their gesture at a call ("fled", a bolt lowered).
+function withdrew(v, p) {
+  const w = v.withdrawals[p];
+  const g = v.gestures[p];
+  if (w === true) return t("fled");
+  if (Array.isArray(w) && w.length && g) return t("lowers the bolt at {target}", { target: g.targets[w[0]] });
+  return "";
+}
 
 // After a card is tapped, Next (and the card the answer told, said above it) may have
 // moved under the Mayor's bar on a phone: bring it up, once, without a jump.
@@ -76,16 +86,16 @@ export function resolvePanel(S, send, { view = null, initial = null, label = nul
     // nothing to choose: who turns the card over is said, not offered as buttons
     box.append(el("p", { class: "dim", text: q.candidates.length === 1 ? t("Turns the card over:") : t("They turn the card over:") }),
       el("p", { class: "chips", "data-testid": "holders" },
-        q.candidates.map((p) => el("span", { class: "chip", "data-testid": `holder-${p}`, text: p }))));
+        q.candidates.map((p) => el("span", { class: "chip named", "data-testid": `holder-${p}` }, named(v, p, p, withdrew(v, p))))));
   } else if (q.candidates.length) {
     box.append(el("p", { class: "dim", text: t("Tap who turns the card over:") }));
     const grid = el("div", { class: "grid" });
     for (const p of q.candidates) {
       const on = st.chosen.has(p);
-      grid.append(button(p, () => {
+      grid.append(button(named(v, p, p, withdrew(v, p)), () => {
         if (on) st.chosen.delete(p); else st.chosen.add(p);
         S.render();
-      }, { "aria-pressed": on ? "true" : "false", "data-testid": `holder-${p}` }));
+      }, { class: "named", "aria-pressed": on ? "true" : "false", "data-testid": `holder-${p}` }));
     }
     box.append(grid);
   }

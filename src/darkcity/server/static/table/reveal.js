@@ -3,14 +3,30 @@
 import { el, button, focusFirst } from "./dom.js";
 import { t, role, gender } from "./i18n.js";
 
-function summary(v, p) {
+// What ``p`` showed and at whom, compact ("Vampire → Bia"), as entered; "" before it is.
+export function shownBy(v, p) {
   const g = v.gestures[p];
-  if (!g) return p;
-  let s = `${p}: ${role(g.shows)}`;
+  if (!g) return "";
+  let s = role(g.shows);
   if (g.targets.length) s += ` → ${g.targets.join(", ")}`;
   if (g.kind) s += ` → ${role(g.kind)}`;
   if (g.seeks) s += ` (${gender(g.seeks)})`;
   return s;
+}
+
+// A name with its gesture beside it, for a button or a chip: at the withdrawals and at
+// each call the list showed names only, and the Mayor had to remember six gestures to
+// notice a forgotten withdrawal or a card turned over that did not match. ``name``: the
+// words for the player ("Bia fled"); ``extra``: what follows the gesture (a withdrawal).
+export function named(v, p, name = p, extra = "") {
+  const shown = shownBy(v, p);
+  return [el("span", { class: "who", text: name }),
+    shown ? el("span", { class: "gest", "data-testid": `gest-${p}`, text: extra ? `${shown} · ${extra}` : shown }) : null];
+}
+
+function summary(v, p) {
+  const shown = shownBy(v, p);
+  return shown ? `${p}: ${shown}` : p;
 }
 
 // After Phase 3, a player's withdrawal entered again: stayed, fled, or a Hunter's one
@@ -127,13 +143,19 @@ export function revealPanel(S, send, { correcting = false, cancel = null, view =
     box.append(button(t("Cancel"), cancel, { "data-testid": "correct-cancel" }));
     return box;
   }
-  // until the last gesture is in, the button says how many are left (it read "Everyone
-  // is entered" greyed out, while nobody was)
+  return box;
+}
+
+// The end of the reveal, in the Mayor's bar (main.js), always on screen: at the foot of
+// the panel the bar half-hid it ("1 gesture still to enter"). Until the last gesture is
+// in, it says how many are left (it read "Everyone is entered" greyed out, while nobody
+// was).
+export function revealDone(S, send) {
+  const v = S.view;
   const left = v.to_enter.length;
   const done = !left ? t("Everyone is entered: withdrawals")
     : left === 1 ? t("1 gesture still to enter") : t("{n} gestures still to enter", { n: left });
-  box.append(button(done, () => send({ type: "revealed" }),
-    { class: "primary", "data-testid": "reveal-done", disabled: v.to_enter.length ? true : null,
-      "data-focus": p ? null : `reveal-done:${v.night}` }));
-  return box;
+  return button(done, () => send({ type: "revealed" }),
+    { class: "primary", "data-testid": "reveal-done", disabled: left ? true : null,
+      "data-focus": S.local.player ? null : `reveal-done:${v.night}` });
 }
