@@ -158,6 +158,8 @@ class Driver:
         names = night.gestures[death].names
         if phone is not None:  # the last drafter types it on their own phone
             phone.get_by_test_id(f"phone-death-{names}").wait_for()
+            # the name is asked again before it is sent (one tap ended the Mayor's draft)
+            phone.once("dialog", lambda d: d.accept())
             with phone.expect_response(ENTRY):
                 phone.get_by_test_id(f"phone-death-{names}").click()
             return

@@ -298,7 +298,7 @@ def test_a_players_phone_puts_their_own_card_first(browser: Any, table_server: S
             title: box.querySelector('h2').textContent, value: sel.value,
             first: sel.options[0].textContent, top: box.getBoundingClientRect().top,
             beforeJournal: panels.indexOf(box) < panels.findIndex(
-                (p) => p.querySelector('h2') && p.querySelector('h2').textContent === 'Seu diário'),
+                (p) => p.dataset.testid === 'phone-journals'),
             text: box.innerText };
     }"""
     bia, fred = phone(browser), phone(browser)

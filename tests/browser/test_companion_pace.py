@@ -272,3 +272,82 @@ def test_no_message_covers_a_title_or_a_control(
     finally:
         page.context.close()
 
+
+@pytest.mark.parametrize(("lang", "locale"), LANGS)
+def test_a_players_phone_shows_everyones_journal_its_own_first(
+        browser: Any, table_server: Server, lang: str, locale: str) -> None:
+    """Journals are public in the game (the sheets lie on the table, R-118), but a
+    player's phone showed its own row only. Bia's phone shows all six, hers first and
+    marked, then the others clockwise from her, each with the table's numbers."""
+    from darkcity.companion.text import table_catalog
+
+    from .test_companion_newcomer import Mayor
+
+    cat = table_catalog(lang)
+    mayor = Mayor(table_server.base)
+    v = mayor.basic_night()
+    page = phone(browser, locale)
+    try:
+        page.goto(f"{table_server.base}/table/{mayor.code}?lang={lang}")
+        page.get_by_test_id("iam-Bia").tap()
+        box = page.get_by_test_id("phone-journals")
+        expect(box.locator("h2")).to_have_text(cat["ui"]["The journals"], timeout=10_000)
+        rows = box.locator("tbody tr")
+        expect(rows).to_have_count(6)
+        names = rows.evaluate_all("(rs) => rs.map((r) => r.dataset.name)")
+        assert names == ["Bia", "Caio", "Duda", "Enzo", "Fred", "Ana"], names
+        assert rows.first.get_attribute("class") == "mine"
+        for p in names:
+            row = box.locator(f"tr[data-name={p}]")
+            for r in v["sheet"]:
+                want = str(v["journals"][p].get(r) or "")
+                expect(row.locator(f"td[data-role={r}]")).to_have_text(want)
+            expect(row.locator("td.total")).to_have_text(str(v["totals"][p]))
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "locale"), LANGS)
+def test_the_smaller_things(browser: Any, table_server: Server, lang: str, locale: str) -> None:
+    """The night's table said 'Repórter (masculino)' although no other card showed a
+    gender: a gender is shown only in a deck with a Creature (its marriage is the one
+    rule that reads it). Death's name on the last drafter's phone was sent on one tap
+    and ended the Mayor's draft at once: it is asked first. The ↑ of the set-up's first
+    row did nothing: there is none."""
+    from darkcity.companion.text import table_catalog
+
+    from .test_companion_newcomer import Mayor
+
+    cat = table_catalog(lang)
+    genders = [cat["genders"]["feminine"], cat["genders"]["masculine"]]
+    mayor = Mayor(table_server.base)  # the basic deck: no Creature
+    mayor.basic_night()
+    page = phone(browser, locale)
+    try:
+        page.goto(f"{table_server.base}/table/{mayor.code}?lang={lang}#mayor={mayor.token}")
+        fates = page.get_by_test_id("fates")
+        expect(fates.locator("tbody tr")).to_have_count(6, timeout=10_000)
+        said = fates.inner_text()
+        assert not any(g in said for g in genders), said
+        # Death's name, asked before it is sent
+        death = Mayor(table_server.base, deck="reporter-death-6")
+        page.goto(f"{table_server.base}/table/{death.code}?lang={lang}")
+        page.get_by_test_id("iam-Fred").tap()  # the last drafter (Ana drafts first)
+        asked: list[str] = []
+        page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+        page.get_by_test_id("phone-death-Bia").tap()
+        expect(page.get_by_test_id("phone-death-Bia")).to_be_visible()
+        assert asked and "Bia" in asked[0], asked
+        state = httpx.get(f"{table_server.base}/api/tables/{death.code}",
+                          headers={"X-Table-Token": death.token}, timeout=10).json()
+        assert state["stage"] == "draft", state["stage"]
+        page.once("dialog", lambda d: d.accept())
+        page.get_by_test_id("phone-death-Bia").tap()
+        expect(page.get_by_test_id("phone-stage")).to_contain_text(
+            cat["ui"]["Phase 2: the gestures"], timeout=10_000)
+        # the set-up: no ↑ on the first row
+        page.goto(f"{table_server.base}/table?lang={lang}")
+        expect(page.get_by_test_id("up-1")).to_be_visible(timeout=10_000)
+        expect(page.get_by_test_id("up-0")).to_have_count(0)
+    finally:
+        page.context.close()

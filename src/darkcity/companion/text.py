@@ -265,6 +265,8 @@ UI: Final = (
     _("Give the table a few seconds to see who attacks whom, then count: on “now!” whoever "
       "withdraws lowers their hands to the table."),
     _("fled"),
+    _("The journals"),
+    _("You write {player} on Death's card: the Mayor's draft ends with it. Send it?"),
 )
 
 #: A night's fates (spec: result ``fate``).

@@ -6,16 +6,24 @@ import { t, role, fate, condition, cardLabel } from "./i18n.js";
 import { api } from "./api.js";
 
 // One row per player, as on the paper sheets, and the roles written upwards: eight
-// players and eight roles fit a phone without scrolling sideways.
-export function journalTable(v, only) {
-  const players = only ? [only] : v.players;
+// players and eight roles fit a phone without scrolling sideways. ``first``: a player's
+// phone, their own row first (marked) and then the others clockwise from them.
+export function journalTable(v, first) {
+  const at = first ? v.players.indexOf(first) : 0;
+  const players = [...v.players.slice(at), ...v.players.slice(0, at)];
   return el("div", { class: "scroll" }, el("table", { class: "journal", "data-testid": "journals" },
     el("thead", {}, el("tr", {}, el("th", { class: "who", scope: "col", text: t("Player") }),
       v.sheet.map((r) => el("th", { class: "rolecol", scope: "col" }, el("span", { text: role(r) }))),
       el("th", { class: "total", scope: "col", text: t("Total") }))),
-    el("tbody", {}, players.map((p) => el("tr", { "data-name": p }, el("th", { class: "who", scope: "row", text: p }),
+    el("tbody", {}, players.map((p) => el("tr", { "data-name": p, class: p === first ? "mine" : null }, el("th", { class: "who", scope: "row", text: p }),
       v.sheet.map((r) => el("td", { "data-role": r, text: String((v.journals[p] || {})[r] || "") })),
       el("td", { class: "total", text: String(v.totals[p]) }))))));
+}
+
+// A card as the table reads it: its gender only where the rules use it, a Creature's
+// marriage (the night's table said "Reporter (masculine)" though no card shows one).
+export function asRead(v, card) {
+  return v.deck.cards.some((c) => c.role === "creature") ? card : { ...card, gender: null };
 }
 
 // Who won and by which condition; when several met one, how the tiebreak ranked them
@@ -38,7 +46,7 @@ export function resultPanel(S) {
   if (!r) return null;
   const rows = v.players.map((p) => {
     const x = r.players[p];
-    return el("tr", {}, el("td", { text: p }), el("td", { text: cardLabel(x.card) }),
+    return el("tr", {}, el("td", { text: p }), el("td", { text: cardLabel(asRead(v, x.card)) }),
       el("td", { text: fate(x.fate) }), el("td", { text: x.xp ? `+${x.xp}` : "" }));
   });
   // at the game's end, who won comes first: it is what the table waits for, and the

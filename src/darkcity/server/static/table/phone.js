@@ -3,7 +3,7 @@
 import { el, button, toast } from "./dom.js";
 import { t, role, goals, powers, gestureOf, fate, cardLabel, condition, callOf, gender } from "./i18n.js";
 import { api } from "./api.js";
-import { journalTable, winnersPanel } from "./journals.js";
+import { journalTable, winnersPanel, asRead } from "./journals.js";
 
 const STAGES = {
   draft: "Phase 1: the draft", count: "Phase 2: the gestures", reveal: "Phase 2: the gestures",
@@ -60,7 +60,10 @@ export function phonePage(S) {
     const names = v.players.filter((p) => p !== me);
     wrap.append(el("div", { class: "panel secret", "data-testid": "phone-death" },
       el("p", { text: t("If you take Death, tap the name you write on it (nobody else sees it):") }),
-      el("div", { class: "grid" }, names.map((p) => button(p, () => S.send({ type: "drafted", death_names: p }),
+      // asked before it is sent: one tap saved it and ended the Mayor's draft at once
+      el("div", { class: "grid" }, names.map((p) => button(p, () => {
+        if (confirm(t("You write {player} on Death's card: the Mayor's draft ends with it. Send it?", { player: p }))) S.send({ type: "drafted", death_names: p });
+      },
         { "data-testid": `phone-death-${p}` })))));
   }
   // the calls as the Mayor makes them: the phone said 'Phase 4: the resolution' and
@@ -76,7 +79,7 @@ export function phonePage(S) {
   const told = v.result || v.last_night;
   if (told && told.players[me]) {
     const x = told.players[me];
-    const mine = t("You held {card}: {fate}", { card: cardLabel(x.card), fate: fate(x.fate) })
+    const mine = t("You held {card}: {fate}", { card: cardLabel(asRead(v, x.card)), fate: fate(x.fate) })
       + (x.xp ? ` · +${x.xp} XP` : "");
     wrap.append(el("div", { class: "panel", "data-testid": "phone-result" },
       el("h2", { text: t("Phase 5: night {n}", { n: told.number }) }),
@@ -87,7 +90,9 @@ export function phonePage(S) {
   if (v.my_death_names) {
     wrap.append(el("p", { class: "panel secret", text: t("You wrote {player} on Death's card.", { player: v.my_death_names }) }));
   }
-  wrap.append(el("div", { class: "panel" }, el("h2", { text: t("Your journal") }), journalTable(v, me)));
+  // everyone's journal (public in the game, R-118: the sheets lie on the table), the
+  // reader's own first; a phone showed its own row only
+  wrap.append(el("div", { class: "panel", "data-testid": "phone-journals" }, el("h2", { text: t("The journals") }), journalTable(v, me)));
   // how a game is won and how close the reader is, counted by the engine: a newcomer
   // had their journal's numbers and no word of what they were for
   if (v.my_progress) {
@@ -134,7 +139,7 @@ function rulesPanel(S, v, me) {
     S.render();
   });
   const box = el("div", { class: "panel", "data-testid": "rules" },
-    el("h2", { text: mine ? t("Your card: {card}", { card: known ? cardLabel(v.my_card) : role(mine) }) : t("The rules of a card") }),
+    el("h2", { text: mine ? t("Your card: {card}", { card: known ? cardLabel(asRead(v, v.my_card)) : role(mine) }) : t("The rules of a card") }),
     // a card said on this phone (not one the table knows) can be said again
     mine && !known ? button(t("Change"), () => {
       try { localStorage.removeItem(key); } catch (e) { /* private mode */ }

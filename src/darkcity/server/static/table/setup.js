@@ -52,8 +52,9 @@ export function setupPage(S) {
       clearTimeout(typing);
       setTimeout(() => S.render(), 0);
     });
-    const up = button("↑", () => { if (i > 0) { [s.players[i - 1], s.players[i]] = [s.players[i], s.players[i - 1]]; refresh(); } },
-      { class: "small", "aria-label": t("Move up"), "data-testid": `up-${i}` });
+    // the first row has none (it did nothing): its place kept, the rows' fields aligned
+    const up = i > 0 ? button("↑", () => { [s.players[i - 1], s.players[i]] = [s.players[i], s.players[i - 1]]; refresh(); },
+      { class: "small", "aria-label": t("Move up"), "data-testid": `up-${i}` }) : el("span", { class: "noup" });
     const del = button("✕", () => { s.players.splice(i, 1); s.check = null; refresh(); },
       { class: "small", "aria-label": t("Remove"), "data-testid": `del-${i}` });
     const row = el("div", { class: "seat", draggable: "true", "data-index": i },
