@@ -30,6 +30,7 @@ from playwright.sync_api import expect
 
 from darkcity.cast import Role
 from darkcity.game import Game
+from darkcity.notation import adjudicate, result_document
 from darkcity.pocket.build import BuildError, Site, build_site
 
 from .test_companion_browser import HEIGHT, WIDTH, Driver, table_game
@@ -154,6 +155,8 @@ def test_a_night_on_one_phone_offline_saved_exported_and_imported(
         # once online: the page draws at once, the engine loads, every file is kept
         page.goto(f"{static.origin}/")
         page.get_by_test_id("panel-setup").wait_for()
+        # drawn before the engine: what loads is said, with its progress
+        expect(page.get_by_test_id("engine-progress")).to_have_count(1)
         engine_ready(page)
         page.wait_for_function(
             "navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)",
@@ -208,9 +211,14 @@ def test_a_night_on_one_phone_offline_saved_exported_and_imported(
         page.goto(f"{static.origin}/")
         page.get_by_test_id(f"resume-{d.code}").wait_for()
 
-        # the game exported, accepted by darkcity replay, and imported back
+        # the night exported (darkcity-round/1): adjudicated alone, the engine's result
         page.get_by_test_id(f"resume-{d.code}").click()
-        page.get_by_test_id("export-record").wait_for()
+        page.get_by_test_id("export-night").wait_for()
+        with page.expect_download() as one:
+            page.get_by_test_id("export-night").click()
+        round_doc = json.loads(Path(one.value.path()).read_text())
+        assert adjudicate(round_doc) == result_document(rec.result)
+        # the game exported, accepted by darkcity replay, and imported back
         with page.expect_download() as dl:
             page.get_by_test_id("export-record").click()
         saved = tmp_path / dl.value.suggested_filename
