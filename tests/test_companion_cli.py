@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 import subprocess
 import sys
@@ -30,7 +31,10 @@ def spawn_table(record: Path, *, players: str = "Ana,Bia,Caio,Duda", deck: str =
     return pexpect.spawn(
         sys.executable, ["-m", "darkcity", "table", "--players", players, "--deck", deck,
                          "--save", str(record), "--beat", beat, "--no-speech", "--lang", "en"],
-        encoding="utf-8", timeout=30, dimensions=(40, width), cwd=str(record.parent))
+        encoding="utf-8", timeout=30, dimensions=(40, width), cwd=str(record.parent),
+        # the pty's width for Rich too: under pytest the child inherited COLUMNS=80, and
+        # every table was drawn 80 columns wide whatever the width asked
+        env={**os.environ, "COLUMNS": str(width), "LINES": "40"})
 
 
 def answer(child: Any, prompt: str, text: str) -> None:
@@ -230,3 +234,44 @@ def test_a_correction_that_takes_entries_back_asks_first(tmp_path: Path) -> None
     doc = json.loads(record.read_text(encoding="utf-8"))
     assert replay_table(doc).ok
     assert doc["nights"][0]["round"]["withdrawals"] == {"Ana": True}
+
+
+def test_the_terminal_keeps_the_tables_pace(tmp_path: Path) -> None:
+    """What a Mayor missed in the terminal (issue #28, 10): the free XP were assigned
+    without being shown; the gestures were not read back before the withdrawals, whose
+    hint said 'Caio:1' whoever held the Hunter; the calls that ask nothing printed all at
+    once; the journals' headers were cut to 'Devi', 'Vamp', 'Were' at 120 columns and no
+    column said each player's card."""
+    record = tmp_path / "table.json"
+    child = spawn_table(record, beat="0.3", width=120)
+    step = partial(answer, child)
+    try:
+        child.expect(r"Free XP: Ana \w+, Bia \w+, Caio \w+, Duda \w+")
+        step("Press Enter when everyone has a card", "")
+        step("Press Enter to count", "")
+        step("Ana shows", "vampire Bia")
+        step("Bia shows", "werewolf Caio")
+        step("Caio shows", "priest")
+        step("Duda shows", "hunter Ana Bia")
+        child.expect("Phase 2, entered:")
+        child.expect("Ana: Vampire → Bia")
+        child.expect("Duda: Hunter → Ana, Bia")
+        child.expect(r"who fled\? \(names; Duda:1 for Duda's arrow at Ana alone")
+        child.sendline("")
+        step("Who turns it over", "")
+        # the Vampire's call asks nothing: a pause to turn the card over, then its step
+        child.expect("The Vampire\\?")
+        called = time.monotonic()
+        child.expect("Step 2")
+        assert time.monotonic() - called >= 0.8  # three beats of 0.3 s, at least
+        child.expect("Enter for the next night")
+        shown = ANSI.sub("", child.before)
+        for role in ("Devil", "Vampire", "Werewolf", "Hunter", "Priest", "Card"):
+            assert re.search(rf"┃\s*{role}\s*┃", shown), (role, shown[-3000:])
+        assert re.search(r"Ana\s+│[^\n]+│[^\n]+│\s+Vampire \(basic\)", shown), shown
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    doc = json.loads(record.read_text(encoding="utf-8"))
+    assert replay_table(doc).ok and len(doc["nights"]) == 1

@@ -112,6 +112,7 @@ class TerminalTable:
         self.beat = beat
         self.speak = speak
         self._ask = ask
+        self._asked = 0  # questions asked so far (a call that asks nothing pauses)
 
     # -- input -----------------------------------------------------------------
 
@@ -120,6 +121,7 @@ class TerminalTable:
         self.out.print(text, style=style or None, highlight=False, markup=False)
 
     def ask(self, message: Message, *, secret: bool = False) -> str:
+        self._asked += 1
         answer = self._ask(self.t.render(message) + " ", secret).strip()
         words = answer.lower().split()
         if words in (["quit"], ["sair"]):
@@ -199,6 +201,11 @@ class TerminalTable:
 
         c = self.c
         self.out.rule(self.t.render(msg("Night {n}", n=c.number)))
+        if c.number == 1 and not c.entries:
+            # each player's free XP, as it is written in their journal (it was assigned
+            # without being shown)
+            self.say(msg("Free XP: {rows}", rows=", ".join(
+                f"{p} {self._role(c.setup.free_xp[p])}" for p in c.players)))
         self.say(msg("Phase 1: the draft. {player} is the active player.", player=c.active),
                  "bold")
         self.say(msg("The hand passes to the left (clockwise): {order}",
@@ -293,8 +300,18 @@ class TerminalTable:
     def withdrawals(self) -> None:
         from darkcity.companion import WithdrawalEntry, WithdrawalsDone
 
-        line = self.ask(msg("Phase 3: who fled? (names; Caio:1 for the Hunter's arrow at "
-                            "the first target; Enter for nobody)"))
+        c = self.c
+        # the gestures read back before the withdrawals, as the table sees them
+        self.say(msg("Phase 2, entered:"), "bold")
+        for p in c.gesturing:
+            self.say(f"  {p}: {self._shown(c.gestures[p])}")  # i18n: not prose
+        # the Hunter's arrow by tonight's Hunter (it always said 'Caio:1')
+        hunter = next((p for p in c.gesturing if c.gestures[p].shows is Role.HUNTER
+                       and len(c.gestures[p].targets) == 2), None)
+        line = self.ask(msg("Phase 3: who fled? (names; Enter for nobody)") if hunter is None
+                        else msg("Phase 3: who fled? (names; {player}:1 for {player}'s arrow "
+                                 "at {target} alone; Enter for nobody)", player=hunter,
+                                 target=c.gestures[hunter].targets[0]))
         for word in line.replace(",", " ").split():
             name, _sep, arrow = word.partition(":")
             who = self.player(name)
@@ -312,6 +329,20 @@ class TerminalTable:
             if not self.enter(WithdrawalEntry(who, w)):
                 return
         self.enter(WithdrawalsDone())
+
+    def _role(self, role: Role) -> str:
+        return self.t(role_term(role).name)
+
+    def _shown(self, g: Any) -> str:
+        """A gesture, compact: "Vampire → Bia"."""
+        text = self._role(g.shows)
+        if g.targets:
+            text += " → " + ", ".join(g.targets)
+        if g.kind is not None:
+            text += " → " + self._role(g.kind)
+        if g.seeks is not None:
+            text += f" ({self.t(GENDER_NAMES[g.seeks])})"
+        return text
 
     def _card_choice(self, p: str, options: Sequence[Any], with_gender: bool) -> Any:
         from darkcity.night import Card
@@ -342,9 +373,14 @@ class TerminalTable:
     def call(self) -> None:
         q = self.c.question()
         assert q is not None
+        asked = self._asked
         answer = self._answer_call(q)
         if answer is None:
             return
+        if self._asked == asked:
+            # nothing to ask: the call, a pause to turn the card over, then the step (the
+            # calls that asked nothing printed all at once)
+            time.sleep(3 * self.beat)
         before = len(self.c.narration)
         if self.enter(answer):
             self._narrate(before)
@@ -501,12 +537,16 @@ class TerminalTable:
         table.add_column(self.t.render(msg("Player")))
         table.add_column(self.t.render(msg("Fate")))
         table.add_column("XP")
-        for r in c.sheet:
-            table.add_column(self.t(role_term(r).name)[:4])
+        table.add_column(self.t.render(msg("Card")))
+        for r in c.sheet:  # whole names (cut to four letters they read Devi, Vamp, Were)
+            table.add_column(self._role(r), overflow="fold")
         from darkcity.companion.text import FATES
 
         for i, p in enumerate(c.players):
-            row = [p, self.t(FATES[last.result.fates[i]]), f"+{last.result.xp[i]}"]
+            card = last.night.cards[p]
+            gendered = any(x.role is Role.CREATURE for x in c.deck.cards)
+            row = [p, self.t(FATES[last.result.fates[i]]), f"+{last.result.xp[i]}",
+                   self._card_label(card if gendered else card._replace(gender=None))]
             row += [str(c.journals[i].get(r, "")) for r in c.sheet]
             table.add_row(*row)
         self.out.print(table)
