@@ -26,6 +26,7 @@ import pytest
 
 pytest.importorskip("playwright")
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from darkcity.cast import Role
@@ -323,3 +324,41 @@ def test_a_new_version_is_said_and_taken_only_when_asked(
     finally:
         context.close()
         served.stop()
+
+
+def test_a_full_storage_is_said_and_nothing_is_shown_done(browser: Any, static: Static) -> None:
+    """The phone's storage full (the origin's quota cut to a few bytes through CDP's
+    Storage.overrideQuotaForOrigin): the table is not started, and the page says why in
+    words; nothing is shown as done that was not saved."""
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, locale="en-US")
+    page = context.new_page()
+    try:
+        page.goto(f"{static.origin}/")
+        engine_ready(page)
+        cdp = context.new_cdp_session(page)
+        cdp.send("Storage.overrideQuotaForOrigin", {"origin": static.origin, "quotaSize": 1})
+        d = PocketDriver(page, static.origin)
+        game = table_game()
+        page.get_by_test_id("panel-setup").wait_for()
+        for i, p in enumerate(game.players):
+            if not page.get_by_test_id(f"seat-{i}").count():
+                page.get_by_test_id("add-player").click()
+            page.get_by_test_id(f"seat-{i}").fill(p)
+            page.get_by_test_id(f"seat-{i}").dispatch_event("change")
+        page.get_by_test_id("deck").select_option(game.settings.deck.name)
+        page.get_by_test_id("free-0").wait_for()
+        for i, p in enumerate(game.players):
+            page.get_by_test_id(f"free-{i}").select_option(game.free_xp[p].key)
+        said = page.get_by_test_id("start-error")
+        for _attempt in range(3):  # a name's pending re-draw may take the first answer away
+            page.get_by_test_id("start").click()
+            try:
+                said.wait_for(timeout=5_000)
+                break
+            except PlaywrightTimeout:
+                continue
+        expect(said).to_contain_text("The phone's storage is full: this entry was not saved")
+        expect(page.get_by_test_id("panel-draft")).to_have_count(0)
+        assert d.state() is None
+    finally:
+        context.close()
