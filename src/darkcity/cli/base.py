@@ -27,7 +27,8 @@ import typer.core
 
 from darkcity.i18n import Message, Translator, _, language_from_environment, msg, translator
 
-__all__ = ["EXIT_INVALID", "LangOption", "LocalizedCommand", "app", "fail", "reader"]
+__all__ = ["EXIT_INVALID", "LangOption", "LocalizedCommand", "LocalizedGroup", "app", "fail",
+           "reader"]
 
 EXIT_INVALID = 2
 
@@ -67,7 +68,7 @@ def _localized(command: Any, t: Translator) -> Any:
     return c
 
 
-class _Group(typer.core.TyperGroup):
+class LocalizedGroup(typer.core.TyperGroup):
     """The app's group: its help, and every command's, in the reader's language."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -90,7 +91,7 @@ class LocalizedCommand(typer.core.TyperCommand):
 
 app = typer.Typer(
     name="darkcity",
-    cls=_Group,
+    cls=LocalizedGroup,
     help=_("Dark City (Gustavo Barreto, 2018): adjudicate nights, replay and play games."),
     no_args_is_help=True,
     add_completion=False,

@@ -36,7 +36,6 @@ import sys
 import tarfile
 import tempfile
 import zipfile
-from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -320,20 +319,3 @@ def build_site(out: Path | str, *, base: str = "./", cache: Path | None = None) 
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_bytes(b)
     return Site(out, version, {p: len(b) for p, b in sorted(files.items())})
-
-
-def _main(argv: Iterable[str]) -> int:  # until `darkcity app build` exists
-    args = list(argv)
-    out = Path(args[0]) if args else Path("pocket-site")
-    try:
-        site = build_site(out)
-    except BuildError as e:
-        print(f"darkcity app build: {e}", file=sys.stderr)
-        return 2
-    raw = sum(n for _, n, _ in site.sizes())
-    print(f"built {site.out} (version {site.version}): {len(site.files)} files, {raw} bytes")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(_main(sys.argv[1:]))
