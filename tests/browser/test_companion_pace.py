@@ -351,3 +351,57 @@ def test_the_smaller_things(browser: Any, table_server: Server, lang: str, local
         expect(page.get_by_test_id("up-0")).to_have_count(0)
     finally:
         page.context.close()
+
+
+SPEECH = """window.__said = [];
+if (window.speechSynthesis) {
+    window.speechSynthesis.speak = (u) => { window.__said.push(u.text); };
+}"""
+
+
+@pytest.mark.parametrize(("lang", "locale"), LANGS)
+def test_spoken_calls_run_the_night_from_a_phone_on_the_table(
+        browser: Any, table_server: Server, lang: str, locale: str) -> None:
+    """A Mayor who plays too leaves the phone on the table: with 'Spoken calls' (a setting,
+    off by default, kept on that device) each call is said aloud, with a pause to turn
+    the card over, and a call that asks nothing goes on by itself; the Devil's call and a
+    Zombie's choice wait for a tap."""
+    from darkcity.companion.text import table_catalog
+
+    from .test_companion_newcomer import BASIC_NIGHT, Mayor
+
+    cat = table_catalog(lang)
+    mayor = Mayor(table_server.base)
+    for e in BASIC_NIGHT[:1]:  # to the count
+        mayor.enter(e)
+    page = phone(browser, locale)
+    page.add_init_script(SPEECH)
+    try:
+        url = f"{table_server.base}/table/{mayor.code}?lang={lang}#mayor={mayor.token}"
+        page.goto(url)
+        toggle = page.get_by_test_id("pref-calls")
+        expect(toggle).to_have_attribute("aria-pressed", "false", timeout=10_000)  # off
+        toggle.tap()
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+        expect(page.get_by_test_id("calls-on")).to_be_visible()
+        prefs = page.evaluate("JSON.parse(localStorage.getItem('darkcity:table:prefs'))")
+        assert prefs["calls"] is True, prefs
+        for e in BASIC_NIGHT[1:]:  # the count, the gestures, the withdrawals
+            mayor.enter(e)
+        page.reload()  # kept on this device
+        expect(page.get_by_test_id("call")).to_have_text(cat["calls"]["devil"],
+                                                         timeout=10_000)
+        expect(page.get_by_test_id("call-auto")).to_have_count(0)  # it asks: it waits
+        page.get_by_test_id("call-next").tap()
+        # the Vampires' and the Werewolf's calls go on by themselves; the Zombie's asks
+        expect(page.get_by_test_id("zombie-ask-Duda")).to_be_visible(timeout=30_000)
+        page.get_by_test_id("call-next").tap()
+        expect(page.get_by_test_id("next-night")).to_be_visible(timeout=30_000)
+        said = page.evaluate("window.__said")
+        for role in ("devil", "vampire", "werewolf", "zombie"):
+            assert cat["calls"][role] in said, (role, said)
+        state = httpx.get(f"{table_server.base}/api/tables/{mayor.code}",
+                          headers={"X-Table-Token": mayor.token}, timeout=10).json()
+        assert state["stage"] == "journals", state["stage"]
+    finally:
+        page.context.close()

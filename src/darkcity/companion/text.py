@@ -267,6 +267,10 @@ UI: Final = (
     _("fled"),
     _("The journals"),
     _("You write {player} on Death's card: the Mayor's draft ends with it. Send it?"),
+    _("Spoken calls"),
+    _("Spoken calls: each call is said aloud, with a pause to turn the card over; a call "
+      "that asks nothing goes on by itself."),
+    _("Turn the card over: the next call comes by itself."),
 )
 
 #: A night's fates (spec: result ``fate``).

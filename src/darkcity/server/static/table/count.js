@@ -75,6 +75,10 @@ export function countPanel(S, send) {
   return el("section", { class: "panel", "data-testid": "panel-count" },
     el("h2", { text: t("Phase 2: the gestures") }),
     el("p", { text: t("Everyone ready? Count aloud with the app; on “now!” everyone makes their gesture and holds it.") }),
-    el("div", { class: "row" }, toggle("speak", t("Speak")), toggle("tick", t("Tick"))),
+    el("div", { class: "row" }, toggle("speak", t("Speak")), toggle("tick", t("Tick")),
+      toggle("calls", t("Spoken calls"))),
+    // a phone lying on the table runs the night: each call said aloud, a pause to turn
+    // the card over, and the next by itself where nothing is asked (the Mayor plays too)
+    opts.calls ? el("p", { class: "dim", "data-testid": "calls-on", text: t("Spoken calls: each call is said aloud, with a pause to turn the card over; a call that asks nothing goes on by itself.") }) : null,
     el("p", {}, go));
 }

@@ -20,7 +20,7 @@ import { correctPanel, correctable } from "./correct.js";
 const S = {
   meta: null, lang: "en", code: null, token: null, view: null, local: {}, spoken: {},
   setup: loadSetup(), busy: false,
-  prefs: Object.assign({ speak: true, tick: true }, JSON.parse(localStorage.getItem("darkcity:table:prefs") || "{}")),
+  prefs: Object.assign({ speak: true, tick: true, calls: false }, JSON.parse(localStorage.getItem("darkcity:table:prefs") || "{}")),
 };
 
 async function loadLang(lang) {

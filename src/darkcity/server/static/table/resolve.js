@@ -25,6 +25,28 @@ function nextInSight() {
   if (over > 0) window.scrollBy({ top: over });
 }
 
+// The pause of a spoken call, from its words' end: four beats of the count (3.6 s).
+export const CALL_PAUSE_MS = 3600;
+
+// Presses Next for the call ``key`` once the speech has finished and the pause is over,
+// if that call is still the one asked (an undo, a correction, a tap came first).
+function goOnByItself(S, key, next) {
+  const start = Date.now();
+  let quiet = null;
+  const tick = () => {
+    const v = S.view;
+    const now = v && v.question && v.stage === "resolution" ? `${v.code}:${v.night}:call:${v.question.step}` : null;
+    if (now !== key || S.local.correcting) return;
+    const speaking = window.speechSynthesis && window.speechSynthesis.speaking && Date.now() - start < 20000;
+    if (speaking) { quiet = null; setTimeout(tick, 200); return; }
+    quiet = quiet || Date.now();
+    if (Date.now() - quiet < CALL_PAUSE_MS || S.busy) { setTimeout(tick, 200); return; }
+    const b = document.querySelector("[data-testid=call-next]") || next();
+    if (b && !b.disabled) b.click();
+  };
+  setTimeout(tick, 200);
+}
+
 function distinct(cards, withGender) {
   const seen = new Map();
   for (const c of cards) {
@@ -47,7 +69,7 @@ export function storyPanel(S) {
   // speak what is new, once
   const key = `${v.code}:${v.night}`;
   const said = S.spoken[key] || 0;
-  if (S.prefs.speak && v.narration.length > said) {
+  if ((S.prefs.speak || S.prefs.calls) && v.narration.length > said) {
     for (const block of v.narration.slice(said)) for (const line of block.lines) say(line);
   }
   S.spoken[key] = v.narration.length;
@@ -75,7 +97,7 @@ export function resolvePanel(S, send, { view = null, initial = null, label = nul
   }
   const st = local.call;
   const called = `${v.code}:${v.night}:call:${q.step}`;
-  if (S.prefs.speak && q.role && !S.spoken[called]) say(callOf(q.role));  // "The Devil?"
+  if ((S.prefs.speak || S.prefs.calls) && q.role && !S.spoken[called]) say(callOf(q.role));  // "The Devil?"
   S.spoken[called] = 1;
   const box = el("section", { class: "panel", "data-testid": "panel-call" },
     el("h2", { text: q.step === "end" ? t("The other cards") : t("Phase 4: step {step}", { step: q.step }) }),
@@ -167,6 +189,17 @@ export function resolvePanel(S, send, { view = null, initial = null, label = nul
         { "aria-pressed": st.zombies[z] === x ? "true" : "false", "data-testid": `zombie-${z}-${x}` }))));
   }
   const ready = needs.every((p) => st.pick[p]);
+  // spoken calls (a setting, count.js): a call that asks nothing goes on by itself once
+  // the card had time to be turned over; one that asks (the Devil's, a card's edition, a
+  // Zombie's choice) waits for the Mayor's taps
+  const asksNothing = !choosing && !needs.length && !Object.keys(q.zombies).length;
+  if (S.prefs.calls && asksNothing && !view && !label && S.autoCall !== called) {
+    S.autoCall = called;
+    goOnByItself(S, called, () => box.querySelector("[data-testid=call-next]"));
+  }
+  if (S.prefs.calls && asksNothing && !view && !label) {
+    box.append(el("p", { class: "dim", "data-testid": "call-auto", text: t("Turn the card over: the next call comes by itself.") }));
+  }
   // at the Devil's or the Angel's call, Next with nobody tapped says that nobody holds it
   const nobody = choosing && q.candidates.length && !st.chosen.size;
   box.append(button(label || (nobody ? t("Nobody turns it over: next") : t("Next")), () => {
