@@ -111,3 +111,27 @@ def test_the_strong_bots_decisions_are_those_of_before_its_speed_ups() -> None:
     assert _decisions_digest(5, 2, ["strong"] * 5, 6) == ("f4094acaa2eb8d09", 100)
     assert _decisions_digest(8, 3, ["strong", "heuristic", "heuristic", "strong"] * 2, 6) == (
         "d01d58843933c04d", 156)
+
+
+def test_a_draft_bonus_is_a_taste_for_a_role() -> None:
+    """The strong guardian-lover's habit (``draft_bonus``): a large bonus on the
+    Priest drafts the Priest whenever one is offered; none leaves the draft as it was."""
+    from darkcity.cast import Role
+    from darkcity.decisions import DraftPick
+
+    names = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred")
+    offered = 0
+    for seed in range(1, 6):
+        game = Game(Settings(players=names, deck=preset("basic", 6)), seed)
+        bots = {p: make_bot("heuristic", random.Random(p)) for p in names}
+        bots["Ana"] = StrongBot(random.Random(1), StrongParams(draft_bonus=(("priest", 100.0),)))
+        while not game.over and game.night <= 3:
+            for p in game.pending:
+                obs = Observation(game, p)
+                d = bots[p].step(obs)
+                if p == "Ana" and any(isinstance(x, DraftPick) and x.card.role is Role.PRIEST
+                                      for x in obs.legal):
+                    offered += 1
+                    assert isinstance(d, DraftPick) and d.card.role is Role.PRIEST
+                game.apply(d)
+    assert offered >= 2
