@@ -48,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--{k.replace('_', '-')} must be at least 1, not {getattr(a, k)}")
     if not 4 <= a.players <= 8:
         ap.error(f"--players must be 4 to 8, not {a.players}")
+    if not a.out.parent.is_dir():
+        ap.error(f"--out: the folder {a.out.parent} does not exist")
     try:
         import cma  # type: ignore[import-untyped]  # noqa: F401
     except ImportError:

@@ -163,6 +163,13 @@ def test_a_league_searches_checks_answers_and_carries_on(tmp_path: Path,
     assert len(calls) == n and again == state  # resumed: nothing played twice
     with pytest.raises(ValueError, match="other options"):
         lg.league(replace(cfg, popsize=5), out, log=lines.append)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(ValueError, match=r"bad\.json: not a league's file"):
+        lg.league(cfg, bad, log=lines.append)
+    bad.write_text("[1, 2]")
+    with pytest.raises(ValueError, match=r"bad\.json: not a league's file"):
+        lg.league(cfg, bad, log=lines.append)
     table = lg.standings(state, players=4, deals=1, seed=1, log=lines.append,
                          extra=["never-flee"])
     # both members, round 1's find that the check kept out, the extra bot

@@ -140,7 +140,12 @@ def league(cfg: LeagueConfig, out: Path, *, log: Callable[[str], None] = print,
                              "population": [s.to_json() for s in population],
                              "strong": {}}
     if out.exists():
-        old = json.loads(out.read_text("utf-8"))
+        try:
+            old = json.loads(out.read_text("utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise ValueError(f"{out}: not a league's file ({e})") from None
+        if not isinstance(old, dict) or not isinstance(old.get("rounds"), list):
+            raise ValueError(f"{out}: not a league's file (no rounds)")
         if old.get("config", {}) | {"rounds": cfg.rounds} != asdict(cfg) | {"rounds": cfg.rounds}:
             raise ValueError(f"{out}: written by a league of other options "
                              f"({old.get('config')}); give another --out or the same options")
