@@ -230,6 +230,8 @@ def test_a_night_on_one_phone_offline_saved_exported_and_imported(
         assert replay.returncode == 0 and replay.stdout.startswith("ok"), replay
         page.goto(f"{static.origin}/")
         page.get_by_test_id("import-file").wait_for()
+        # an alert with nothing to say draws nothing (it was an empty red box)
+        expect(page.get_by_test_id("import-error")).to_be_hidden()
         page.get_by_test_id("import-file").set_input_files(str(saved))
         expect(page.get_by_test_id("toast").last).to_contain_text("Game imported")
         expect(page.locator("[data-testid^=resume-]")).to_have_count(2)
@@ -238,6 +240,7 @@ def test_a_night_on_one_phone_offline_saved_exported_and_imported(
         junk.write_text('{"format": "darkcity-round/1"}')
         page.get_by_test_id("import-file").set_input_files(str(junk))
         expect(page.get_by_test_id("import-error")).to_contain_text("not a game")
+        expect(page.get_by_test_id("import-error")).to_be_visible()
         expect(page.locator("[data-testid^=resume-]")).to_have_count(2)
         # a table deleted, asked first; refused once, kept
         page.once("dialog", lambda dialog: dialog.dismiss())
