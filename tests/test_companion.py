@@ -787,3 +787,24 @@ def test_deaths_name_is_not_corrected_when_nobody_took_death() -> None:
     to_reveal(c)
     with pytest.raises(EntryError, match="nobody took Death"):
         c.correct(Drafted("Ana"))
+
+
+def test_deaths_name_is_written_again_until_the_count() -> None:
+    """The last drafter's phone sent Death's name on one tap, and the draft was over for
+    good (issue #28): until the count, the name entered again takes the place of the
+    first (one draft entry, the same table); from the count on it is refused."""
+    c = basic_table(6, "reporter-death-6")
+    c.enter(Drafted("Bia"))
+    c.enter(Drafted("Caio"))  # at the count: written again
+    assert c.death_names == "Caio" and c.death == "Fred"
+    assert [e for e in c.entries if isinstance(e, Drafted)] == [Drafted("Caio")]
+    assert len(c.entries) == 1
+    with pytest.raises(EntryError, match="Death names another player"):
+        c.enter(Drafted("Fred"))
+    c.enter(Counted())
+    with pytest.raises(EntryError, match="not now"):
+        c.enter(Drafted("Duda"))
+    again = basic_table(6, "reporter-death-6")
+    again.enter(Drafted())  # nobody took Death: nothing to write again
+    with pytest.raises(EntryError):
+        again.enter(Drafted("Bia"))

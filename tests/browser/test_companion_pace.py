@@ -312,7 +312,8 @@ def test_the_smaller_things(browser: Any, table_server: Server, lang: str, local
     """The night's table said 'Repórter (masculino)' although no other card showed a
     gender: a gender is shown only in a deck with a Creature (its marriage is the one
     rule that reads it). Death's name on the last drafter's phone was sent on one tap
-    and ended the Mayor's draft at once: it is asked first. The ↑ of the set-up's first
+    and ended the Mayor's draft at once: it is asked first, and can be written again
+    until the count. The ↑ of the set-up's first
     row did nothing: there is none."""
     from darkcity.companion.text import table_catalog
 
@@ -345,6 +346,14 @@ def test_the_smaller_things(browser: Any, table_server: Server, lang: str, local
         page.get_by_test_id("phone-death-Bia").tap()
         expect(page.get_by_test_id("phone-stage")).to_contain_text(
             cat["ui"]["Phase 2: the gestures"], timeout=10_000)
+        # and it can be written again until the count
+        change = page.get_by_test_id("phone-death-change")
+        expect(change).to_contain_text("Bia")
+        page.once("dialog", lambda d: d.accept())
+        page.get_by_test_id("phone-death-Caio").tap()
+        expect(change).to_contain_text(
+            cat["ui"]["You wrote {player} on Death's card."].format(player="Caio"),
+            timeout=10_000)
         # the set-up: no ↑ on the first row
         page.goto(f"{table_server.base}/table?lang={lang}")
         expect(page.get_by_test_id("up-1")).to_be_visible(timeout=10_000)

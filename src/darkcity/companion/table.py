@@ -370,6 +370,13 @@ class Companion:
         if stage is Stage.OVER:
             raise EntryError("entry", msg("the game is over"))
         if isinstance(entry, Drafted):
+            if (stage is Stage.COUNT and entry.death_names is not None
+                    and self.death_names is not None):
+                # Death's name written again before the count (its writer's phone: one
+                # tap had ended the draft for good): the draft's entry is corrected in
+                # its place, nothing else having been entered since
+                self.correct(entry)
+                return
             self._expect(Stage.DRAFT)
             self._drafted(entry)
         elif isinstance(entry, Counted):

@@ -271,6 +271,7 @@ UI: Final = (
     _("Spoken calls: each call is said aloud, with a pause to turn the card over; a call "
       "that asks nothing goes on by itself."),
     _("Turn the card over: the next call comes by itself."),
+    _("Tapped wrong? Tap the name you wrote, before the count:"),
 )
 
 #: A night's fates (spec: result ``fate``).

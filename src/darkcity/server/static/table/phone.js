@@ -66,6 +66,16 @@ export function phonePage(S) {
       },
         { "data-testid": `phone-death-${p}` })))));
   }
+  // the name written may be changed until the count (sent on a tap, it ended the draft)
+  if (v.stage === "count" && v.my_death_names && me === v.last_drafter) {
+    const names = v.players.filter((p) => p !== me && p !== v.my_death_names);
+    wrap.append(el("div", { class: "panel secret", "data-testid": "phone-death-change" },
+      el("p", { text: t("You wrote {player} on Death's card.", { player: v.my_death_names }) }),
+      el("p", { class: "dim", text: t("Tapped wrong? Tap the name you wrote, before the count:") }),
+      el("div", { class: "grid" }, names.map((p) => button(p, () => {
+        if (confirm(t("You write {player} on Death's card: the Mayor's draft ends with it. Send it?", { player: p }))) S.send({ type: "drafted", death_names: p });
+      }, { "data-testid": `phone-death-${p}` })))));
+  }
   // the calls as the Mayor makes them: the phone said 'Phase 4: the resolution' and
   // nothing of the night while the Mayor read it aloud, step by step
   if (v.stage === "resolution") wrap.append(callsPanel(v, me));
@@ -87,7 +97,7 @@ export function phonePage(S) {
       el("ol", { class: "story" }, told.events.map((line) =>
         el("li", { class: mentions(line, me) ? "mine" : null, text: line })))));
   }
-  if (v.my_death_names) {
+  if (v.my_death_names && !(v.stage === "count" && me === v.last_drafter)) {
     wrap.append(el("p", { class: "panel secret", text: t("You wrote {player} on Death's card.", { player: v.my_death_names }) }));
   }
   // everyone's journal (public in the game, R-118: the sheets lie on the table), the
