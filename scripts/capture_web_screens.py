@@ -87,6 +87,17 @@ def capture(browser: Any, server: Server, lang: str, out: Path, seed: int) -> No
                     page.click("[data-testid=help-open]")
                     shoot(page, out, f"{lang}-help-desktop")
                     page.click("[data-testid=help-close]")
+            # the next draft once a night is told: what happened to the reader above the
+            # question, the fates on the seats for that night (issue 31)
+            told = f"{lang}-night-told-{size}"
+            if ph == "draft" and told not in seen[size] and page.locator(
+                    "[data-testid=for-you]").count() and not page.locator(
+                    "[data-testid=for-you] li", has_text="…").count():
+                with contextlib.suppress(Exception):
+                    text = page.inner_text("[data-testid=for-you]", timeout=300)
+                    if "(" not in text.splitlines()[-1]:  # (not "still being told (...)")
+                        seen[size].add(told)
+                        shoot(page, out, told)
             if ph != "over":
                 buttons = page.locator(CLICKABLE)
                 with contextlib.suppress(Exception):
