@@ -30,9 +30,9 @@ from typing import Any
 
 import uvicorn
 
+from darkcity import room as R
 from darkcity.server import ServerConfig, create_app
 from darkcity.server import manager as M
-from darkcity.server import room as R
 from darkcity.server import storage as S
 
 TIMES: dict[str, list[float]] = collections.defaultdict(list)

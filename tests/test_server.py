@@ -1,6 +1,6 @@
 """Issue #6, the server's rooms: lobby, the Mayor's clock, durability, and no leaks.
 
-These drive :class:`darkcity.server.room.Room` directly with a fake clock (no
+These drive :class:`darkcity.room.Room` directly with a fake clock (no
 sockets, so whole games take milliseconds); ``test_server_ws.py`` drives the
 real protocol, and ``test_server_process.py`` a real server process.
 """
@@ -18,14 +18,14 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 
+from darkcity.room import Room
+from darkcity.room.broadcast import _localize
+from darkcity.room.state import RoomState
 from darkcity.server.common import Refusal
 from darkcity.server.config import ServerConfig
 from darkcity.server.conn import Conn
 from darkcity.server.manager import RoomManager
 from darkcity.server.protocol import CreateRoom
-from darkcity.server.room import Room
-from darkcity.server.room.broadcast import _localize
-from darkcity.server.room.state import RoomState
 from darkcity.server.storage import Storage
 from darkcity.views import view
 

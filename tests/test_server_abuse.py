@@ -571,10 +571,10 @@ def test_one_failing_room_does_not_stop_the_other_rooms_clocks(tmp_path: Path) -
 def test_the_manager_ticks_every_room_when_one_raises(tmp_path: Path) -> None:
     from unittest import mock
 
+    from darkcity.room import Room
     from darkcity.server.config import ServerConfig
     from darkcity.server.manager import RoomManager
     from darkcity.server.protocol import CreateRoom
-    from darkcity.server.room import Room
     from darkcity.server.storage import Storage
 
     db = f"sqlite:///{tmp_path / 'tick.sqlite3'}"

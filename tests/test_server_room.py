@@ -1,4 +1,4 @@
-"""A room (``darkcity.server.room``) runs with no server around it: no asyncio, no web
+"""A room (``darkcity.room``) runs with no server around it: no asyncio, no web
 framework, no database, no socket (issue #27, for issue #30: the same room in a phone's
 Web Worker under Pyodide). What it needs comes through ``room/ports.py``'s interfaces;
 here a dict keeps what it stores, a list what a reader is sent.
@@ -19,10 +19,9 @@ import random, sys
 for name in {blocked!r}:
     sys.modules[name] = None  # import asyncio -> ImportError
 
-import darkcity.server.room as room_package
-from darkcity.server.room import Room, RoomConfig
-from darkcity.server.room import broadcast, clock, driver, lobby, ports, state
-from darkcity.server.config import ServerConfig
+import darkcity.room as room_package
+from darkcity.room import Room, RoomConfig
+from darkcity.room import broadcast, clock, driver, lobby, ports, state
 from darkcity.i18n import translator
 from darkcity.views import view
 
@@ -61,7 +60,7 @@ class Reader:
 now = [1000.0]
 store = Store()
 config = RoomConfig(4, "basic", (), "fast", 20.0, 0.5, "pt_BR", "random", 10.0, 0.2)
-room = Room("ABCDEF", config, store, ServerConfig(db_url="sqlite://"), clock=lambda: now[0])
+room = Room("ABCDEF", config, store, ports.RoomWindows(), clock=lambda: now[0])
 host, _token = room.add_member("Ana")
 for seat in (1, 2, 3):
     room.add_bot(host.id, seat, "random")
@@ -88,6 +87,8 @@ assert sum(1 for m in reader.sent if "ack" in m or m["type"] == "ack") == acked 
 assert len(store.decisions) == room.seq == len(room.game.log)
 blocked = [n for n in {blocked!r} if sys.modules.get(n) is not None]
 assert not blocked, blocked
+server = sorted(n for n in sys.modules if n.startswith("darkcity.server"))
+assert not server, server  # the room is below the server: the phone's wheel has none of it
 print("over", room.status, room.seq)
 """
 
@@ -95,7 +96,8 @@ print("over", room.status, room.seq)
 def test_a_room_runs_without_asyncio_a_web_framework_or_a_database() -> None:
     """Blocked from import (``sys.modules[name] = None``), asyncio, FastAPI, Starlette,
     SQLAlchemy, uvicorn and sockets are not needed to import the room's modules and
-    play a whole game in a room: one person and three bots, to the end."""
+    play a whole game in a room: one person and three bots, to the end; and nothing of
+    ``darkcity.server`` is imported on the way."""
     run = subprocess.run([sys.executable, "-c", textwrap.dedent(_GAME.format(
         blocked=BLOCKED))], capture_output=True, text=True, timeout=120,
         cwd=ROOT, env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})

@@ -18,9 +18,9 @@ pytest.importorskip("sqlalchemy")
 from darkcity.decisions import Phase
 from darkcity.game import Game
 from darkcity.i18n import translator
+from darkcity.room.standing import standing
 from darkcity.server.common import Refusal
 from darkcity.server.protocol import CreateRoom
-from darkcity.server.standing import standing
 from darkcity.views import SeatView, view
 
 from ..test_server import Clock, Table, conn, manager

@@ -20,7 +20,7 @@ __all__ = ["ServerConfig", "create_app"]
 
 
 def __getattr__(name: str) -> Any:
-    """``create_app`` is imported when asked for: a room (``server/room/``) is imported
+    """``create_app`` is imported when asked for: a room (``darkcity.room``) is imported
     without FastAPI, as a phone's worker does, with no server at all."""
     if name == "create_app":
         from darkcity.server.app import create_app

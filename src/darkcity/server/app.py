@@ -21,9 +21,10 @@ from starlette.exceptions import HTTPException
 
 from darkcity.deck import BOX, PRESETS, card_key
 from darkcity.i18n import msg, negotiate, translator
+from darkcity.room import Room
+from darkcity.room.bots import LEVELS
 from darkcity.server import protocol as p
 from darkcity.server.bodies import BodyGuard
-from darkcity.server.bots import LEVELS
 from darkcity.server.cluster import Cluster, Routes
 from darkcity.server.common import (
     NO_ROOM,
@@ -39,7 +40,6 @@ from darkcity.server.limits import PerAddress, Sockets, mask_credentials_in_logs
 from darkcity.server.manager import PACES, RoomManager
 from darkcity.server.preview import with_preview
 from darkcity.server.qr import qr_router
-from darkcity.server.room import Room
 from darkcity.server.share import share_base
 from darkcity.server.storage import make_storage
 from darkcity.server.text import catalog

@@ -52,9 +52,9 @@ from typing import Any, Final
 
 import orjson
 
+from darkcity.room import Room
 from darkcity.server.config import ServerConfig
 from darkcity.server.manager import CODE_ALPHABET, CODE_LENGTH, RoomManager
-from darkcity.server.room import Room
 from darkcity.server.storage import FencedStorage
 
 __all__ = ["Cluster", "Routes", "pack", "room_code", "unpack"]

@@ -2,16 +2,16 @@
 WebSocket loop share: a refusal, a token's hash, the reader's language, a client's
 address, a refused request's words.
 
-Pure (no web framework at run time): a room imports it where no server runs.
+Pure (no web framework at run time). The refusal and the token's hash are a room's
+(:mod:`darkcity.room.common`), re-exported here.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING
 
-from darkcity.companion.actions import Refused
 from darkcity.i18n import Message, msg, negotiate
+from darkcity.room.common import Refusal, token_hash
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -19,23 +19,6 @@ if TYPE_CHECKING:
 
 __all__ = ["NO_ROOM", "Refusal", "accepted_lang", "client_address", "request_lang",
            "token_hash", "validation_message"]
-
-
-class Refusal(Refused):
-    """A client request refused: ``code`` and a translatable message (its HTTP status
-    400 unless the answer says otherwise).
-
-    The companion's :class:`~darkcity.companion.actions.Refused` (which the phone's own
-    engine raises too, with no server) is its base: every refusal the server makes,
-    a room's or a table's, is a ``Refused``, answered the same way."""
-
-    def __init__(self, code: str, message: Message, status: int = 400) -> None:
-        super().__init__(status, code, message)
-
-
-def token_hash(token: str) -> str:
-    """A seat's or a Mayor's token as it is stored (SHA-256): the token never is."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def accepted_lang(asked: str, fallback: str = "en") -> str:

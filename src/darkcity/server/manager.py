@@ -15,12 +15,12 @@ from darkcity.decisions import decision_from_dict
 from darkcity.deck import Deck, DeckError, parse_card, preset
 from darkcity.game import Game
 from darkcity.i18n import msg
-from darkcity.server.bots import LEVELS
+from darkcity.room import Member, Room, RoomConfig, check_name
+from darkcity.room.bots import LEVELS
+from darkcity.room.ports import Superseded
+from darkcity.room.state import deck_reason
 from darkcity.server.common import Refusal
 from darkcity.server.config import ServerConfig
-from darkcity.server.room import Member, Room, RoomConfig, check_name
-from darkcity.server.room.ports import Superseded
-from darkcity.server.room.state import deck_reason
 from darkcity.server.storage import Storage
 from darkcity.server.thinking import BotPool
 from darkcity.server.timers import LoopScheduler

@@ -20,7 +20,7 @@ from darkcity.i18n import Message, msg, translator
 from darkcity.server.text import WORDS
 
 if TYPE_CHECKING:
-    from darkcity.server.room import Room
+    from darkcity.room import Room
 
 __all__ = ["with_preview"]
 

@@ -38,8 +38,8 @@ from darkcity.bots import Bot
 from darkcity.decisions import decision_from_dict, decision_to_dict
 from darkcity.deck import Deck, parse_card, preset
 from darkcity.game import Game
-from darkcity.server.bots import bot_decision, new_bot
-from darkcity.server.room.ports import Request
+from darkcity.room.bots import bot_decision, new_bot
+from darkcity.room.ports import Request
 from darkcity.settings import Settings, bot_rng
 
 __all__ = ["BotPool", "Request", "think"]

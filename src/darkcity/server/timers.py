@@ -1,11 +1,11 @@
-"""A room's timers on the server's asyncio loop (:class:`~darkcity.server.room.ports.
+"""A room's timers on the server's asyncio loop (:class:`~darkcity.room.ports.
 Scheduler`): the reveal at its instant, the broadcasts' windows."""
 
 from __future__ import annotations
 
 import asyncio
 
-from darkcity.server.room.ports import Timers
+from darkcity.room.ports import Timers
 
 __all__ = ["LoopScheduler"]
 

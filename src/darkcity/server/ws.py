@@ -2,7 +2,7 @@
 
 A socket is counted against its address, says hello (a seat token, or none to watch),
 and then each text frame is checked (size, rate), parsed (:mod:`darkcity.server.protocol`)
-and handed to its :class:`~darkcity.server.room.Room`; what the room sends the reader
+and handed to its :class:`~darkcity.room.Room`; what the room sends the reader
 waits in its :class:`~darkcity.server.conn.Conn`'s queue until :func:`_writer` sends it
 as a binary frame of UTF-8 JSON.
 """
@@ -23,13 +23,13 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from darkcity.i18n import msg, negotiate, translator
+from darkcity.room import Room
 from darkcity.server import protocol as p
 from darkcity.server.common import NO_ROOM, Refusal, client_address, validation_message
 from darkcity.server.config import ServerConfig
 from darkcity.server.conn import Conn, plain
 from darkcity.server.limits import Sockets, TokenBucket
 from darkcity.server.manager import RoomManager
-from darkcity.server.room import Room
 
 __all__ = ["serve_socket"]
 

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from darkcity.server.room.ports import Superseded
+from darkcity.room.ports import Superseded
 from darkcity.server.storage.fence import FencedStorage, make_storage
 from darkcity.server.storage.rooms import Storage, StoredDecision, StoredRoom
 from darkcity.server.storage.tables import StoredTable, TableStore

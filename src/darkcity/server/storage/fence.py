@@ -10,8 +10,8 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
+from darkcity.room.ports import Superseded
 from darkcity.server.config import ServerConfig
-from darkcity.server.room.ports import Superseded
 from darkcity.server.storage.rooms import Storage
 
 __all__ = ["FencedStorage", "make_storage"]

@@ -33,7 +33,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
-from darkcity.server.room.ports import Superseded
+from darkcity.room.ports import Superseded
 
 __all__ = ["Storage", "StoredDecision", "StoredRoom", "Superseded"]
 

@@ -12,10 +12,10 @@ from darkcity.decisions import decision_to_dict
 from darkcity.game import Game, restore
 from darkcity.i18n import Message, Translator
 from darkcity.narration import render
-from darkcity.server.room.lobby import Lobby
-from darkcity.server.room.ports import Reader
-from darkcity.server.room.state import BEATS, Member
-from darkcity.server.standing import standing
+from darkcity.room.lobby import Lobby
+from darkcity.room.ports import Reader
+from darkcity.room.standing import standing
+from darkcity.room.state import BEATS, Member
 from darkcity.views import View, view
 
 __all__ = ["Broadcaster"]

@@ -15,11 +15,21 @@ from typing import Final
 from darkcity.bots import Bot, Observation, bot_names, make_bot
 from darkcity.decisions import Decision
 from darkcity.game import Game
+from darkcity.i18n import Message, _
 
-__all__ = ["LEVELS", "bot_decision", "new_bot"]
+__all__ = ["LEVELS", "LEVEL_WORDS", "bot_decision", "level_word", "new_bot"]
 
 #: The levels a host may choose, weakest first.
 LEVELS: Final = bot_names()
+
+#: Each level's word, marked for the catalogs (the web UI's ``WORDS["levels"]`` too).
+LEVEL_WORDS: Final[dict[str, str]] = {
+    "random": _("random"), "heuristic": _("heuristic"), "strong": _("strong")}
+
+
+def level_word(level: str) -> Message:
+    """A bot level's word (``heuristic`` -> "heurístico"), as a message parameter."""
+    return Message(LEVEL_WORDS.get(level, level))
 
 
 def new_bot(level: str, rng: random.Random) -> Bot:

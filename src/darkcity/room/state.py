@@ -15,8 +15,15 @@ from darkcity.decisions import Phase
 from darkcity.deck import Deck, parse_card, preset
 from darkcity.game import Game
 from darkcity.i18n import FieldError, Message, error_message
-from darkcity.server.config import ServerConfig
-from darkcity.server.room.ports import NO_TIMERS, Reader, RoomStore, Scheduler, Thinker, Timer
+from darkcity.room.ports import (
+    NO_TIMERS,
+    Reader,
+    RoomStore,
+    Scheduler,
+    Thinker,
+    Timer,
+    Windows,
+)
 
 __all__ = ["BEATS", "Member", "RoomConfig", "RoomState", "deck_reason"]
 
@@ -83,7 +90,7 @@ class RoomState:
     code: str
     config: RoomConfig
     storage: RoomStore  # the lobby and each decision stored (a decision before its ack)
-    server: ServerConfig  # the broadcasts' windows (coalesce_s, presence_s, progress_s...)
+    server: Windows  # the broadcasts' windows (the server's config; ports.RoomWindows)
     clock: Callable[[], float] = time.time  # the server's clock (epoch seconds)
     pool: Thinker | None = None  # bots think in worker processes (None: on the loop)
     scheduler: Scheduler = NO_TIMERS  # timers (NO_TIMERS: broadcasts at once, tick reveals)

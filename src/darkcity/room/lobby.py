@@ -1,10 +1,10 @@
 """The room's lobby: who is in the room (members and their tokens), who sits where (people
 and bots), who hosts, the chat, and the start of the game.
 
-:class:`Lobby` is the first of the room's concerns over :class:`~darkcity.server.room.
+:class:`Lobby` is the first of the room's concerns over :class:`~darkcity.room.
 state.RoomState`; what it needs of the others (broadcasting the lobby, a notice, the
-game's first step, the bots' turn) it calls on the assembled :class:`~darkcity.server.
-room.Room`.
+game's first step, the bots' turn) it calls on the assembled :class:`~darkcity.room.
+Room`.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, Final
 from darkcity.deck import DeckError
 from darkcity.game import Game
 from darkcity.i18n import Message, msg
-from darkcity.server.bots import LEVELS
-from darkcity.server.common import Refusal, token_hash
-from darkcity.server.limits import BadName, clean_name, name_key
-from darkcity.server.room.ports import Reader
-from darkcity.server.room.state import Member, RoomState, deck_reason
+from darkcity.room.bots import LEVELS
+from darkcity.room.common import Refusal, token_hash
+from darkcity.room.names import BadName, clean_name, name_key
+from darkcity.room.ports import Reader
+from darkcity.room.state import Member, RoomState, deck_reason
 from darkcity.settings import Settings
 
 __all__ = ["Lobby", "check_chat", "check_name"]
@@ -46,7 +46,7 @@ def check_chat(text: str) -> str:
 
 
 def check_name(name: str) -> str:
-    """A display name, cleaned (:func:`darkcity.server.limits.clean_name`: NFKC, 1..24
+    """A display name, cleaned (:func:`darkcity.room.names.clean_name`: NFKC, 1..24
     characters, visible, no control or invisible characters)."""
     try:
         return clean_name(name)

@@ -13,7 +13,10 @@ database or a socket. The server lends it:
 - a :class:`Thinker` where bots think off the room's thread
   (:class:`darkcity.server.thinking.BotPool`, worker processes), given a
   :class:`Request`;
-- the time, a ``Callable[[], float]`` (epoch seconds; ``time.time`` by default).
+- the time, a ``Callable[[], float]`` (epoch seconds; ``time.time`` by default);
+- its broadcasts' :class:`Windows` (the server's
+  :class:`~darkcity.server.config.ServerConfig` is one; :class:`RoomWindows` the
+  defaults, for a room with no server).
 """
 
 from __future__ import annotations
@@ -24,8 +27,39 @@ from typing import Any, Protocol
 
 from darkcity.i18n import Message, Translator
 
-__all__ = ["NO_TIMERS", "Reader", "Request", "RoomStore", "Scheduler", "Superseded",
-           "Thinker", "Timer", "Timers"]
+__all__ = ["NO_TIMERS", "Reader", "Request", "RoomStore", "RoomWindows", "Scheduler",
+           "Superseded", "Thinker", "Timer", "Timers", "Windows"]
+
+
+class Windows(Protocol):
+    """How long a room lets changes gather before it tells its readers (seconds)."""
+
+    @property
+    def coalesce_s(self) -> float:
+        """Changes within this window make one broadcast (acks go first)."""
+
+    @property
+    def progress_s(self) -> float:
+        """"Who has decided" goes to the others at most this often."""
+
+    @property
+    def presence_s(self) -> float:
+        """Who is connected (the lobby's "online") goes out this often."""
+
+    @property
+    def sealed_progress_s(self) -> float:
+        """... and this long after the first news, when several decide at once."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomWindows:
+    """The server's windows by default (:class:`~darkcity.server.config.ServerConfig`'s
+    numbers), for a room that runs with no server."""
+
+    coalesce_s: float = 0.01
+    progress_s: float = 0.5
+    presence_s: float = 1.0
+    sealed_progress_s: float = 2.0
 
 
 class Superseded(Exception):

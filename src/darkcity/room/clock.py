@@ -10,10 +10,9 @@ from typing import Any
 
 from darkcity.decisions import IllegalDecision, decision_from_dict
 from darkcity.i18n import Message, msg
-from darkcity.server.bots import bot_decision, new_bot
-from darkcity.server.room.driver import Driver
-from darkcity.server.room.ports import Request
-from darkcity.server.text import level_word
+from darkcity.room.bots import bot_decision, level_word, new_bot
+from darkcity.room.driver import Driver
+from darkcity.room.ports import Request
 from darkcity.settings import bot_rng
 
 __all__ = ["RoomClock"]

@@ -18,10 +18,10 @@ from darkcity.decisions import (
 from darkcity.game import restore
 from darkcity.i18n import Message, msg
 from darkcity.record import write_record
-from darkcity.server.common import Refusal
-from darkcity.server.room.broadcast import Broadcaster
-from darkcity.server.room.ports import Superseded
-from darkcity.server.room.state import BEATS
+from darkcity.room.broadcast import Broadcaster
+from darkcity.room.common import Refusal
+from darkcity.room.ports import Superseded
+from darkcity.room.state import BEATS
 
 __all__ = ["Driver"]
 

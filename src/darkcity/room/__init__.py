@@ -2,7 +2,7 @@
 sent, one concern per module over the fields they share.
 
 - ``state.py``: :class:`RoomConfig`, :class:`Member` and every field of a room
-  (:class:`~darkcity.server.room.state.RoomState`), declared together;
+  (:class:`~darkcity.room.state.RoomState`), declared together;
 - ``lobby.py``: members, seats, bots, the host, the chat, the start;
 - ``broadcast.py``: connections in and out, and what each reader is sent (a view per
   connection, from :func:`darkcity.views.view`; progress, notices, the lobby);
@@ -24,9 +24,9 @@ flags only. Tokens and the seed never leave.
 
 from __future__ import annotations
 
-from darkcity.server.room.clock import RoomClock
-from darkcity.server.room.lobby import check_name
-from darkcity.server.room.state import BEATS, Member, RoomConfig
+from darkcity.room.clock import RoomClock
+from darkcity.room.lobby import check_name
+from darkcity.room.state import BEATS, Member, RoomConfig
 
 __all__ = ["BEATS", "Member", "Room", "RoomConfig", "check_name"]
 
