@@ -471,3 +471,21 @@ def test_the_rules_follow_the_deck_and_explain_their_terms(seated: Any) -> None:
     assert creatures["phase3"].endswith(
         "Quem recebe o pedido de casamento de uma Criatura não pode desistir.")
     assert "Inferno" in creatures["goal"]  # the advanced Devil's second goal
+
+
+def test_a_basic_devils_goal_under_the_question_has_no_advanced_line(seated: Any) -> None:
+    """The gestures' question said 'Seu objetivo: ...; avançado: sobreviver e condenar uma
+    alma ao Inferno' to a basic Devil (seen on the regenerated screens)."""
+    goals = drawn(seated, """
+      const out = {};
+      for (const edition of ['basic', 'advanced']) {
+        S.view = { ...S.view, phase: 'gesture', choices: [{ type: 'gesture', shows: 'vampire' }],
+          pending: [me], required: [me],
+          seats: S.view.seats.map((s) => (s.name === me
+            ? { ...s, card: { role: 'devil', edition, gender: 'feminine' } } : s)) };
+        out[edition] = decide.decisionPanel().querySelector('[data-testid=your-goal]').textContent;
+      }
+      return out;""")
+    assert goals["basic"] == ("Seu objetivo: Sobreviver e fazer um monstro ou guardião "
+                              "desistir."), goals
+    assert "Inferno" in goals["advanced"], goals

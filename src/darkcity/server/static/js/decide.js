@@ -6,7 +6,7 @@ import { t, role, word } from "./i18n.js";
 import { el, toast } from "./dom.js";
 import { send } from "./net.js";
 import { gestureText } from "./reveal.js";
-import { cardInfo, effect } from "./cards.js";
+import { cardInfo, effect, linesOf } from "./cards.js";
 import { tonightForYou } from "./story.js";
 
 const SEALED = new Set(["gesture", "withdrawal"]);
@@ -144,7 +144,9 @@ function explain(V) {
   }
   if (V.phase === "gesture") {
     return [card ? line(t("Your role: {role}. {gesture}", { role: role(card.role), gesture: S.cat.gestures[card.role] }), "you-are") : null,
-      card ? line(t("Your goal: {goal}", { goal: S.cat.goals[card.role] }), "your-goal") : null,
+      // (the goal lines of this card's edition with the roles in play: a basic Devil has
+      // no advanced goal)
+      card ? line(t("Your goal: {goal}", { goal: linesOf("goal_lines", card.role, card.edition).join(" ") || S.cat.goals[card.role] }), "your-goal") : null,
       line(t("Nobody sees your choice until everyone has chosen; then the Mayor counts “1, 2, 3, now!” and every gesture is shown at once."))].filter(Boolean);
   }
   if (V.phase === "withdrawal") {
