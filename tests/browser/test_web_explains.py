@@ -447,6 +447,7 @@ RULES_FOR = """async (deck) => {  // the Rules as drawn for the deck named (a pr
              goal: text('[data-testid=help-card-devil] [data-testid=card-goal]')[0],
              notes: text('[data-testid=combat-notes] li'),
              hunter: text('[data-testid=help-card-hunter] [data-testid=card-powers]')[0] || null,
+             gesture: text('[data-testid=help-card-hunter] [data-testid=card-gesture]')[0],
              help: d.textContent };
   } finally { [S.lobby, S.view, S.helpOpen, S.helpRole] = keep; }
 }"""
@@ -462,6 +463,7 @@ def test_the_rules_follow_the_deck_and_explain_their_terms(seated: Any) -> None:
                                "ataque, sem XP).")
     assert basic["goal"] == "Sobreviver e fazer um monstro ou guardião desistir."
     assert basic["hunter"] is not None and "mesmo jogador" not in basic["hunter"]
+    assert basic["gesture"] == "Aponta duas setas para dois jogadores."
     notes = " ".join(basic["notes"])
     assert "·: sem efeito sobre esse papel." in notes
     assert "Reflexo de prata" in notes and "canibalismo" in notes
@@ -471,6 +473,7 @@ def test_the_rules_follow_the_deck_and_explain_their_terms(seated: Any) -> None:
     assert creatures["phase3"].endswith(
         "Quem recebe o pedido de casamento de uma Criatura não pode desistir.")
     assert "Inferno" in creatures["goal"]  # the advanced Devil's second goal
+    assert "as duas num só" in creatures["gesture"]  # and the advanced Hunter's aim
 
 
 def test_a_basic_devils_goal_under_the_question_has_no_advanced_line(seated: Any) -> None:

@@ -383,6 +383,13 @@ def _lines(lines: tuple[Line, ...], t: Any) -> list[list[str | None]]:
             for x in lines]
 
 
+#: A gesture as its basic card has it, where the card's text names an advanced power
+#: (the basic Hunter may not aim both bolts at one player, R-15).
+BASIC_GESTURES: Final[dict[Role, str]] = {
+    Role.HUNTER: _("Points two arrows at two players."),
+}
+
+
 def _deck_editions() -> dict[str, dict[str, list[str]]]:
     """Per preset, the editions of each role's cards in it (a card's text follows its
     edition: the help panel shows a preset's lines only)."""
@@ -408,6 +415,7 @@ def catalog(lang: str) -> dict[str, Any]:
         "roles": {r.key: t.term(role_term(r)) for r in Role},
         "goals": {r.key: t(GOALS[r]) for r in Role},
         "gestures": {r.key: t(GESTURES[r]) for r in Role},
+        "gestures_basic": {r.key: t(v) for r, v in BASIC_GESTURES.items()},
         "goal_lines": {r.key: _lines(CAST[r].goal_lines, t) for r in Role},
         "powers": {r.key: _lines(CAST[r].powers, t) for r in Role},
         "deck_editions": _deck_editions(),

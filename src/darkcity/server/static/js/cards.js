@@ -35,6 +35,14 @@ export function linesOf(kind, r, edition) {
     && (!needs || !roles.length || roles.includes(needs))).map(([text]) => text);
 }
 
+// A card's gesture as its edition has it: the basic Hunter's without the advanced
+// double aim.
+export function gestureOf(r, edition) {
+  const editions = edition ? [edition] : editionsOf(r);
+  const basic = S.cat.gestures_basic && S.cat.gestures_basic[r];
+  return basic && editions && !editions.includes("advanced") ? basic : S.cat.gestures[r];
+}
+
 // The combat panel's terms, explained where they are used.
 export function effectNote(e) {
   if (e === "reflex") return t("Silver reflex: a Werewolf that attacks the Hunter does the Hunter no harm, and at step 5 the Hunter kills it, no bolt needed.");
@@ -76,7 +84,7 @@ export function cardInfo(card, opts = {}) {
     el("dl", {},
       el("dt", { text: t("Initiative") }), el("dd", { text: step === "1+" ? t("1+ (the first step of all, before 1)") : step || t("none (never called)") }),
       el("dt", { text: t("Goal") }), el("dd", { "data-testid": "card-goal", text: goals.length ? goals.join(" ") : S.cat.goals[r] }),
-      el("dt", { text: t("Gesture") }), el("dd", { text: S.cat.gestures[r] }),
+      el("dt", { text: t("Gesture") }), el("dd", { "data-testid": "card-gesture", text: gestureOf(r, card.edition) }),
       powers.length ? [el("dt", { text: t("Powers") }), el("dd", { "data-testid": "card-powers", text: powers.join(" ") })] : null),
     el("div", { class: "panels2" },
       el("div", {}, el("div", { class: "ptitle", text: t("What it does to each role") }),

@@ -6,7 +6,7 @@ import { t, role, word } from "./i18n.js";
 import { el, toast } from "./dom.js";
 import { send } from "./net.js";
 import { gestureText } from "./reveal.js";
-import { cardInfo, effect, linesOf } from "./cards.js";
+import { cardInfo, effect, gestureOf, linesOf } from "./cards.js";
 import { tonightForYou } from "./story.js";
 
 const SEALED = new Set(["gesture", "withdrawal"]);
@@ -143,7 +143,7 @@ function explain(V) {
     return [line(t("Everyone starts with 1 XP in a role of their choice (a row of the journal). You win with 4 XP in one row, 2 XP in three rows, 1 XP in six rows, or 8 XP in all."))];
   }
   if (V.phase === "gesture") {
-    return [card ? line(t("Your role: {role}. {gesture}", { role: role(card.role), gesture: S.cat.gestures[card.role] }), "you-are") : null,
+    return [card ? line(t("Your role: {role}. {gesture}", { role: role(card.role), gesture: gestureOf(card.role, card.edition) }), "you-are") : null,
       // (the goal lines of this card's edition with the roles in play: a basic Devil has
       // no advanced goal)
       card ? line(t("Your goal: {goal}", { goal: linesOf("goal_lines", card.role, card.edition).join(" ") || S.cat.goals[card.role] }), "your-goal") : null,
