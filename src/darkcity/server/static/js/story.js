@@ -144,7 +144,7 @@ export function storyPanel() {
       // who could win next night, said in the story, not only in the Rules
       box.append(...nearLines(S.standing).map((n) => el("p", { class: `near ${n.name === V.viewer ? "mine" : ""}`, "data-testid": "story-near", text: n.text })));
     }
-    if (last.fates.some(([, f]) => f !== "alive" && f !== "withdrawn")) {
+    if (last.fates.some(([, f]) => ["killed", "damned", "abducted"].includes(f))) {
       box.append(el("p", { class: "muted", "data-testid": "fate-note", text: t("Killed, damned or abducted lasts one night: no XP tonight, and they play again the next night.") }));
     }
   } else {
