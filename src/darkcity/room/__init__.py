@@ -10,7 +10,10 @@ sent, one concern per module over the fields they share.
 - ``clock.py``: the reveal, the bots' turns, time-outs and the grace;
 - ``ports.py``: what a room needs from outside (a store, its readers, timers, bots'
   workers) as small interfaces the server implements: nothing here imports asyncio, a
-  web framework, a database or a socket (``tests/test_server_room.py``).
+  web framework, a database or a socket (``tests/test_server_room.py``);
+- ``local.py``: the ports with no server (a store in memory, a clock the caller moves,
+  readers that collect what they are sent): a room hosted in one process, as a phone's
+  Web Worker will host it (``tests/test_room_local.py``).
 
 :class:`Room` is assembled from them, each concern a class over the one before
 (``RoomState`` < ``Lobby`` < ``Broadcaster`` < ``Driver`` < ``RoomClock``): a concern
