@@ -67,6 +67,18 @@ def _invalid(request: Request, e: ValidationError) -> JSONResponse:
     return _refused(request, Refusal("invalid", validation_message(e)), 422)
 
 
+#: The collector's thresholds once the server has started (issue #33). A young
+#: collection every 20,000 net allocations (a room's state replaced at each decision
+#: dies young); the middle generation collected every third young collection, so it
+#: never holds more than a few young generations' survivors (with 20 it piled up to
+#: 320,000 live objects of the rooms' games and one collection held the loop for
+#: 193 to 213 ms of CPU; with 2, at most 55 to 65 ms at 1,002 players and 124 ms at
+#: 2,004: benchmarks/README.md, issue #33); the full collection of the whole heap
+#: (300,000 objects, about 200 ms) after 1,000 middle ones at most, an hour or more
+#: apart, instead of once per 420 young collections.
+GC_THRESHOLDS = (20000, 2, 1000)
+
+
 def create_app(config: ServerConfig | None = None) -> FastAPI:
     """The application; rooms are stored at ``config.database``."""
     cfg = config or ServerConfig.from_env()
@@ -106,10 +118,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                     log.exception("checkpoint failed")
 
         # Long-lived start-up objects leave the collector's sight; fewer, larger
-        # collections keep pauses out of the players' latency.
+        # collections keep pauses out of the players' latency (GC_THRESHOLDS).
         gc.collect()
         gc.freeze()
-        gc.set_threshold(20000, 20, 20)
+        gc.set_threshold(*GC_THRESHOLDS)
         async def retention() -> None:  # darkcity serve --keep-days
             while cfg.keep_days > 0:
                 try:
