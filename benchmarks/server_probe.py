@@ -191,6 +191,12 @@ def report() -> dict[str, Any]:
                    "types": collections.Counter(type(o).__name__ for o in objects)
                    .most_common(12)}
     del objects
+    # what a full collection frees now: the garbage in cycles that waited in the old
+    # generation (it has none in play at the server's thresholds) and the young ones
+    gc.callbacks.remove(on_gc)
+    t = time.thread_time()
+    out["full_collection_at_end"] = {"collected": gc.collect(),
+                                     "cpu_ms": (time.thread_time() - t) * 1000}
     for key, xs in TIMES.items():
         cs = CPUS[key]
         out[key] = {"n": len(xs), "mean_ms": sum(xs) / len(xs) * 1000, "p99_ms": pct(xs, .99),
