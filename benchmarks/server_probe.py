@@ -190,6 +190,7 @@ def report() -> dict[str, Any]:
                    "by_generation": [len(gc.get_objects(g)) for g in (0, 1, 2)],
                    "types": collections.Counter(type(o).__name__ for o in objects)
                    .most_common(12)}
+    out["per_room"] = per_room(objects)
     del objects
     # what a full collection frees now: the garbage in cycles that waited in the old
     # generation (it has none in play at the server's thresholds) and the young ones
@@ -217,6 +218,32 @@ def report() -> dict[str, Any]:
     out["load"] = [LOAD_START, os.getloadavg()]
     out["rss_mib"] = _rss_mib()
     return out
+
+
+def per_room(objects: list[Any]) -> dict[str, Any]:
+    """The tracked objects (not frozen) each field of a room in play holds: a walk of
+    ``gc.get_referents`` from each field in turn (an object reached by an earlier field
+    is counted there), averaged over at most 30 rooms."""
+    mine = {id(o) for o in objects}
+    rooms = [o for o in objects if isinstance(o, R.Room) and o.status == "playing"][:30]
+    totals: collections.Counter[str] = collections.Counter()
+    for room in rooms:
+        seen: set[int] = {id(room)}
+        names = [n for c in type(room).__mro__ for n in getattr(c, "__slots__", ())]
+        for name in [*names, *getattr(room, "__dict__", {})]:
+            if not hasattr(room, name):
+                continue
+            stack, n = [getattr(room, name)], 0
+            while stack:
+                o = stack.pop()
+                if id(o) in seen or id(o) not in mine or isinstance(o, R.Room):
+                    continue
+                seen.add(id(o))
+                n += 1
+                stack.extend(gc.get_referents(o))
+            totals[name] += n
+    return {"rooms": len(rooms), "objects_per_room": {
+        k: round(v / max(1, len(rooms))) for k, v in totals.most_common(10)}}
 
 
 def _rss_mib() -> float:
