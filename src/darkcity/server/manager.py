@@ -12,13 +12,11 @@ from dataclasses import replace
 from typing import Any, Final
 
 from darkcity.decisions import decision_from_dict
-from darkcity.deck import Deck, DeckError, parse_card, preset
 from darkcity.game import Game
 from darkcity.i18n import msg
 from darkcity.room import Member, Room, RoomConfig, check_name
-from darkcity.room.bots import LEVELS
 from darkcity.room.ports import Superseded
-from darkcity.room.state import deck_reason
+from darkcity.room.setup import PACES, room_config
 from darkcity.server.common import Refusal
 from darkcity.server.config import ServerConfig
 from darkcity.server.storage import Storage
@@ -30,12 +28,6 @@ log = logging.getLogger("darkcity.server")
 
 __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "PACES", "RoomManager"]
 
-#: The Mayor's pace: (seconds to decide, seconds per beat of "1, 2, 3, now!").
-PACES: Final[dict[str, tuple[float, float]]] = {
-    "relaxed": (90.0, 1.0),
-    "normal": (45.0, 0.8),
-    "fast": (20.0, 0.6),
-}
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH: Final = 6
 
@@ -74,47 +66,18 @@ class RoomManager:
         self.quiet.pop(code, None)
         self.failing.pop(code, None)
 
-    def _paced(self, decide_s: float, beat_s: float, bot_delay_s: float) -> \
-            tuple[float, float, float]:
-        """A room's pace numbers raised to the server's floors (``min_*``)."""
-        c = self.config
-        return (max(decide_s, c.min_decide_s), max(beat_s, c.min_beat_s),
-                max(bot_delay_s, c.min_bot_delay_s))
-
     def create(self, body: Any) -> tuple[Room, Member, str]:
         """A new room from a :class:`~darkcity.server.protocol.CreateRoom`; its host."""
         self._make_room()
         name = check_name(body.name)
-        if body.pace not in PACES and body.pace != "custom":
-            raise Refusal("bad-pace", msg("Unknown pace {pace!r}.", pace=body.pace))
-        if body.timeout_level not in LEVELS:
-            raise Refusal("bad-level", msg("Unknown bot level {level!r}.",
-                                           level=body.timeout_level))
-        decide, beat = PACES.get(body.pace, PACES["normal"])
-        lang = "pt_BR" if body.lang.lower().startswith("pt") else "en"
-        cards: tuple[str, ...] = ()
-        deck_name = body.deck
-        if body.cards is not None and not body.cards:
-            raise Refusal("bad-deck", msg("Choose the cards of the custom cast: none is "
-                                          "chosen."))
-        try:
-            if body.cards:
-                deck_name = "custom"
-                cards = tuple(body.cards)
-                Deck.of([parse_card(k) for k in cards], body.players, "custom")
-            else:
-                preset(body.deck, body.players)
-        except (DeckError, ValueError) as e:
-            raise Refusal("bad-deck", msg("The deck cannot be played: {reason}",
-                                          reason=deck_reason(e))) from None
-        decide_s, beat_s, bot_delay_s = self._paced(
-            body.decide_s if body.decide_s is not None else decide,
-            body.beat_s if body.beat_s is not None else beat,
-            body.bot_delay_s if body.bot_delay_s is not None else self.config.bot_delay_s)
-        config = RoomConfig(
-            body.players, deck_name, cards, body.pace, decide_s, beat_s, lang,
-            body.timeout_level,
-            body.grace_s if body.grace_s is not None else self.config.grace_s, bot_delay_s)
+        c = self.config
+        config = room_config(
+            players=body.players, deck=body.deck, cards=body.cards, pace=body.pace,
+            lang=body.lang, timeout_level=body.timeout_level, decide_s=body.decide_s,
+            beat_s=body.beat_s,
+            bot_delay_s=body.bot_delay_s if body.bot_delay_s is not None else c.bot_delay_s,
+            grace_s=body.grace_s if body.grace_s is not None else c.grace_s,
+            floors=(c.min_decide_s, c.min_beat_s, c.min_bot_delay_s))
         room = self._new_room(config)
         member, token = room.add_member(name)
         return room, member, token
