@@ -1,0 +1,184 @@
+"""The pocket app's play: the online table's own room, hosted in the phone's Web Worker
+(issue #30), as :mod:`darkcity.pocket.worker` hosts the companion.
+
+A game is a :class:`~darkcity.room.local.LocalHost`: the server's room (its lobby, its
+driver, its clock, its bots), with a store in memory and a clock the worker moves. The
+page talks to it as it talks to a server's WebSocket: it sends the socket's messages
+(``decide``, ``add_bot``, ``start``...) and receives the socket's messages (``welcome``,
+``state``, ``count``, ``progress``, ``notice``, ``error``...), the same JSON.
+
+Every answer is ``{"value": {"messages", "due", "stored", "status"}}``: the messages for
+the page, oldest first; ``due``, the instant (seconds, the page's clock) the worker calls
+:func:`op_advance` next (``setTimeout``; ``null``: only when the page sends something);
+``stored``, the decisions stored since the last answer (``{seq, decision, source}``),
+which the worker writes to IndexedDB before it hands the messages on. Or
+``{"error": {"status", "code", "message"}}``, as the companion's worker answers.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from darkcity.companion import actions
+from darkcity.companion.actions import Refused
+from darkcity.i18n import msg, negotiate, translator
+from darkcity.room import check_name
+from darkcity.room.bots import LEVELS
+from darkcity.room.local import LocalHost, LocalReader
+from darkcity.room.setup import room_config
+
+__all__ = ["OPS", "call"]
+
+CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # the server's room codes
+
+
+@dataclass(slots=True)
+class Game:
+    """A game the worker holds: its room, the person's page, what was handed on."""
+
+    host: LocalHost
+    page: LocalReader
+    handed: int = 0  # decisions already handed on in ``stored``
+
+
+_games: dict[str, Game] = {}
+
+
+def _invalid(field: str, problem: str) -> Refused:
+    return Refused(400, "invalid", msg("Invalid message: {field}: {problem}", field=field,
+                                       problem=problem))
+
+
+_MISSING: Final = object()
+
+
+def _get(body: dict[str, Any], name: str, kind: type, default: Any = _MISSING) -> Any:
+    """``body[name]``, of type ``kind`` (an int will do for a float), or ``default``
+    when absent or null; a :class:`Refused` naming the field otherwise."""
+    value = body.get(name)
+    if value is None:
+        if default is _MISSING:
+            raise _invalid(name, "missing")
+        return default
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise _invalid(name, f"expected {kind.__name__}")
+    return value
+
+
+def _game(code: object) -> Game:
+    g = _games.get(str(code))
+    if g is None:
+        raise Refused(404, "no-room", msg("There is no room with that code."))
+    return g
+
+
+def _answer(g: Game) -> dict[str, Any]:
+    stored = g.host.store.decisions.get(g.host.room.code, [])
+    new, g.handed = stored[g.handed:], len(stored)
+    return {"messages": g.page.take(), "due": g.host.due(), "stored": new,
+            "status": g.host.room.status}
+
+
+def op_create(body: dict[str, Any], lang: str, now: float) -> dict[str, Any]:
+    """A solo game: the person (``name``) in seat 0, bots of ``level`` in the others
+    (``players`` seats), the deck or custom ``cards``, the ``pace``; started at once
+    unless ``start`` is false (the page's lobby then sends ``add_bot`` / ``start``)."""
+    if not isinstance(body, dict):
+        raise _invalid("body", "expected object")
+    name = check_name(_get(body, "name", str))
+    players = _get(body, "players", int)
+    level = _get(body, "level", str, "heuristic")
+    if level not in LEVELS:
+        raise Refused(400, "bad-level", msg("Unknown bot level {level!r}.", level=level))
+    cards = _get(body, "cards", list, None)
+    if cards is not None and not all(isinstance(k, str) for k in cards):
+        raise _invalid("cards", "expected a list of card keys")
+    config = room_config(
+        players=players, deck=_get(body, "deck", str, "basic"), cards=cards,
+        pace=_get(body, "pace", str, "normal"), lang=negotiate(str(lang or "")) or "en",
+        timeout_level=_get(body, "timeout_level", str, "random"),
+        decide_s=_get(body, "decide_s", float, None),
+        beat_s=_get(body, "beat_s", float, None),
+        bot_delay_s=_get(body, "bot_delay_s", float, 0.8),
+        grace_s=_get(body, "grace_s", float, 30.0))
+    code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+    while code in _games:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+    host = LocalHost(config, code=code, now=float(now))
+    person, _token = host.add_member(name)
+    g = _games[code] = Game(host, host.open(person))
+    for seat in range(1, config.players):
+        host.handle(g.page, {"type": "add_bot", "seat": seat, "level": level})
+    if _get(body, "start", bool, True):
+        host.handle(g.page, {"type": "start"})
+    return {"code": code, "member": person.id, **_answer(g)}
+
+
+def op_send(code: str, message: object, now: float) -> dict[str, Any]:
+    """What the page would send its socket (a refusal comes back as an ``error``
+    message, as on the socket)."""
+    g = _game(code)
+    if not isinstance(message, dict):
+        raise _invalid("message", "expected object")
+    g.host.advance_to(float(now))
+    g.host.handle(g.page, message)
+    return _answer(g)
+
+
+def op_advance(code: str, now: float) -> dict[str, Any]:
+    """Time moved to ``now``: everything due by then runs (the worker's timer)."""
+    g = _game(code)
+    g.host.advance_to(float(now))
+    return _answer(g)
+
+
+def op_record(code: str) -> dict[str, Any]:
+    """The game record (``darkcity-game/1``, which ``darkcity replay`` accepts)."""
+    return _game(code).host.room.record()
+
+
+def op_forget(code: str) -> None:
+    _games.pop(str(code), None)
+
+
+OPS: Final[dict[str, Callable[..., Any]]] = {
+    "create": op_create, "send": op_send, "advance": op_advance, "record": op_record,
+    "forget": op_forget,
+}
+
+
+def call(op: str, args_json: str) -> str:
+    """Run ``op`` with the arguments ``args_json`` (a JSON object) and answer JSON text:
+    ``{"value": ...}``, or ``{"error": {"status", "code", "message"}}`` in the
+    argument ``lang``'s language (English without one)."""
+    bad: ValueError | None = None
+    try:
+        args = json.loads(args_json)
+    except ValueError as e:
+        args, bad = None, e
+    lang = negotiate(str(args.get("lang") or "")) or "en" if isinstance(args, dict) else "en"
+    t = translator(lang)
+    try:
+        if bad is not None:
+            raise _invalid("args", f"not JSON: {bad}")
+        fn = OPS.get(op)
+        if fn is None or not isinstance(args, dict):
+            raise Refused(400, "bad-op", msg("unknown request {name!r}", name=op))
+        try:
+            inspect.signature(fn).bind(**args)
+        except TypeError as e:  # an argument missing or unknown
+            raise _invalid(op, str(e)) from None
+        return json.dumps({"value": fn(**args)})
+    except Exception as e:
+        answer = actions.refusal(e, t)
+        if answer is None:  # a fault of the app, said in words, never a trace
+            answer = (500, {"code": "fault", "message": t.render(msg(
+                "Something went wrong.")) + f" ({type(e).__name__}: {e})"})
+        return json.dumps({"error": {"status": answer[0], **answer[1]}})

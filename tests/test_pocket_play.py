@@ -1,0 +1,132 @@
+"""The pocket app's play (``darkcity.pocket.play``, issue #30): the worker's side of a
+solo game, called with JSON text and answering JSON text as ``worker.js`` will, with
+nothing of the server, asyncio, the web framework, the database or sockets.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+from darkcity.pocket import play
+
+from .conftest import ROOT
+
+BLOCKED = ("asyncio", "fastapi", "starlette", "sqlalchemy", "uvicorn", "socket",
+           "pydantic", "orjson")
+
+#: The worker's loop: hand the page's decision in, or move time to the next instant due.
+_GAME = """
+import json, random, sys
+for name in BLOCKED:
+    sys.modules[name] = None
+from darkcity.pocket.play import call
+
+
+def ask(op, **args):
+    answer = json.loads(call(op, json.dumps(args)))
+    assert "value" in answer, answer
+    return answer["value"]
+
+
+now = 1000.0
+got = ask("create", body={"name": "Ana", "players": 6, "level": "heuristic"},
+          lang="pt_BR", now=now)
+code, kinds, stored, sent, acks = got["code"], set(), [], 0, 0
+rng, view, answered = random.Random(3), None, -1
+while True:
+    for m in got["messages"]:
+        kinds.add(m["type"])
+        if m["type"] == "error":  # the Mayor was counting: asked again after the reveal
+            assert m["code"] == "counting", m
+            answered = -1
+        acks += "ack" in m or m["type"] == "ack"
+        for s in (m, m.get("state")):
+            if isinstance(s, dict) and s.get("type") == "state":
+                view = s["view"]
+    stored += got["stored"]
+    if got["status"] == "over" and got["due"] is None:
+        break
+    if view and view["choices"] and "Ana" in view["pending"] and \\
+            view["decision_id"] != answered:
+        choice = dict(rng.choice(view["choices"]))
+        choice.pop("player")
+        answered = view["decision_id"]
+        got = ask("send", code=code, message={"type": "decide", "at": answered,
+                                               "decision": choice}, now=now)
+        sent += 1
+        continue
+    assert got["due"] is not None, "stuck"
+    now = max(now, got["due"])
+    got = ask("advance", code=code, now=now)
+record = ask("record", code=code)
+from darkcity.record import replay
+replayed = replay(record)  # as `darkcity replay` reads it
+assert replayed.ok, replayed.divergence
+print(json.dumps({"kinds": sorted(kinds), "stored": [s["seq"] for s in stored],
+                  "sent": sent, "acks": acks, "winners": view["winners"],
+                  "record": record["format"], "record_winners": record["winners"],
+                  "replayed": list(replayed.game.winners), "nights": len(record["nights"]),
+                  "server": sorted(n for n in sys.modules if n.startswith("darkcity.server"))}))
+"""
+
+
+def test_a_solo_game_through_the_workers_calls_with_nothing_of_the_server() -> None:
+    code = f"BLOCKED = {BLOCKED!r}\n" + _GAME
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = json.loads(run.stdout)
+    assert out["winners"] and out["server"] == []
+    assert {"welcome", "state", "count"} <= set(out["kinds"])
+    # every stored decision handed on once, in order, for IndexedDB; the record holds them
+    assert out["stored"] == list(range(len(out["stored"]))) and out["stored"]
+    assert out["record"] == "darkcity-game/1" and out["nights"] > 0
+    assert out["record_winners"] == out["replayed"] == out["winners"]
+    assert out["sent"] == out["acks"] > 0
+
+
+def _call(op: str, **args: Any) -> dict[str, Any]:
+    answer: dict[str, Any] = json.loads(play.call(op, json.dumps(args)))
+    return answer
+
+
+def test_bad_requests_are_answered_with_what_is_wrong() -> None:
+    e = _call("create", body={"players": 5}, lang="en", now=0)["error"]
+    assert e["code"] == "invalid" and "name" in e["message"]
+    e = _call("create", body={"name": "Ana", "players": "six"}, lang="pt_BR", now=0)["error"]
+    assert e["code"] == "invalid" and "players" in e["message"]
+    e = _call("create", body={"name": "Ana", "players": 5, "level": "genius"}, lang="en",
+              now=0)["error"]
+    assert e["code"] == "bad-level" and "genius" in e["message"]
+    e = _call("create", body={"name": "Ana", "players": 5, "cards": []}, lang="en",
+              now=0)["error"]
+    assert e["code"] == "bad-deck"
+    e = _call("create", body={"name": "Ana", "players": 5, "pace": "slow"}, lang="en",
+              now=0)["error"]
+    assert e["code"] == "bad-pace"
+    e = _call("advance", code="NOPE", now=0)["error"]
+    assert e["status"] == 404 and e["code"] == "no-room"
+    e = _call("advance", code="NOPE")["error"]
+    assert e["code"] == "invalid" and "now" in e["message"]
+    e = _call("dance")["error"]
+    assert e["code"] == "bad-op"
+    e = json.loads(play.call("advance", "{not json"))["error"]
+    assert e["code"] == "invalid"
+
+
+def test_a_refused_move_comes_back_as_the_sockets_error_message() -> None:
+    got = _call("create", body={"name": "Ana", "players": 4, "level": "random",
+                                "start": False}, lang="en", now=0)["value"]
+    assert got["messages"][0]["type"] == "welcome"
+    assert got["status"] == "lobby" and got["due"] is not None  # the lobby's broadcast
+    sent = _call("send", code=got["code"], message={"type": "decide", "at": 0,
+                                                    "decision": {"type": "free-xp"}},
+                 now=1)["value"]
+    errors = [m for m in sent["messages"] if m["type"] == "error"]
+    assert errors and errors[0]["code"] == "not-playing"
+    _call("forget", code=got["code"])
+    assert _call("advance", code=got["code"], now=2)["error"]["code"] == "no-room"
