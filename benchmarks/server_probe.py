@@ -32,6 +32,7 @@ import functools
 import gc
 import json
 import os
+import resource
 import sys
 import threading
 import time
@@ -215,25 +216,31 @@ def report() -> dict[str, Any]:
                      "cpu_s": sum(c for _a, _b, c in stalls),
                      "n_mostly_cpu": sum(c > 0.5 * (b - a) for a, b, c in stalls),
                      "worst": attribute()}
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    out["cpu_ms_per_decision"] = (ru.ru_utime + ru.ru_stime) * 1000 / max(1, decisions)
     out["load"] = [LOAD_START, os.getloadavg()]
     out["rss_mib"] = _rss_mib()
     return out
 
 
 def per_room(objects: list[Any]) -> dict[str, Any]:
-    """The tracked objects (not frozen) each field of a room in play holds: a walk of
-    ``gc.get_referents`` from each field in turn (an object reached by an earlier field
-    is counted there), averaged over at most 30 rooms."""
+    """The tracked objects (not frozen) each field of a room in play holds, its game's
+    fields first: a walk of ``gc.get_referents`` from each field in turn (an object
+    reached by an earlier field is counted there), averaged over at most 30 rooms."""
     mine = {id(o) for o in objects}
     rooms = [o for o in objects if isinstance(o, R.Room) and o.status == "playing"][:30]
     totals: collections.Counter[str] = collections.Counter()
     for room in rooms:
         seen: set[int] = {id(room)}
         names = [n for c in type(room).__mro__ for n in getattr(c, "__slots__", ())]
-        for name in [*names, *getattr(room, "__dict__", {})]:
-            if not hasattr(room, name):
-                continue
-            stack, n = [getattr(room, name)], 0
+        fields = [(n, getattr(room.game, n)) for n in vars(room.game)] if getattr(
+            room, "game", None) is not None else []  # the game's own fields first
+        memo = [(f"game.memo[{k!r}]", v) for k, v in getattr(room.game, "memo", {}).items()] \
+            if fields else []  # the views' memo, by key
+        for name, value in [*memo, *((f"game.{n}", v) for n, v in fields),
+                            *((n, getattr(room, n)) for n in [*names, *getattr(
+                                room, "__dict__", {})] if hasattr(room, n))]:
+            stack, n = [value], 0
             while stack:
                 o = stack.pop()
                 if id(o) in seen or id(o) not in mine or isinstance(o, R.Room):
@@ -243,12 +250,10 @@ def per_room(objects: list[Any]) -> dict[str, Any]:
                 stack.extend(gc.get_referents(o))
             totals[name] += n
     return {"rooms": len(rooms), "objects_per_room": {
-        k: round(v / max(1, len(rooms))) for k, v in totals.most_common(10)}}
+        k: round(v / max(1, len(rooms))) for k, v in totals.most_common(14)}}
 
 
 def _rss_mib() -> float:
-    import resource
-
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
