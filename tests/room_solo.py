@@ -18,7 +18,7 @@ from darkcity.room import RoomConfig
 from darkcity.room.local import LocalHost, LocalReader
 from darkcity.room.ports import Reader
 
-__all__ = ["Solo", "play_solo"]
+__all__ = ["Solo", "go_on", "play_solo"]
 
 
 @dataclass
@@ -42,9 +42,10 @@ def _views(m: dict[str, Any]) -> list[dict[str, Any]]:
 
 def play_solo(seats: int = 6, level: str = "heuristic", seed: int = 7,
               lang: str = "en", reader: LocalReader | None = None,
-              beside: Reader | None = None) -> Solo:
+              beside: Reader | None = None, stop_after: int | None = None) -> Solo:
     """Play a whole game; ``reader``: the person's page (a new one by default);
-    ``beside``: a second connection of the same person, opened after the page."""
+    ``beside``: a second connection of the same person, opened after the page;
+    ``stop_after``: stop once that many decisions are stored (:func:`go_on` goes on)."""
     config = RoomConfig(seats, "basic", (), "normal", 120.0, 0.5, lang, "random", 30.0, 0.8)
     host = LocalHost(config, code="SOLO", now=1000.0)
     ana, _token = host.add_member("Ana")
@@ -59,7 +60,13 @@ def play_solo(seats: int = 6, level: str = "heuristic", seed: int = 7,
     for seat in range(1, seats):
         host.handle(page, {"type": "add_bot", "seat": seat, "level": level})
     host.handle(page, {"type": "start"})
-    rng = random.Random(seed)
+    return go_on(solo, random.Random(seed), stop_after)
+
+
+def go_on(solo: Solo, rng: random.Random, stop_after: int | None = None) -> Solo:
+    """Play ``solo`` on, the person answering at random, to the end (or ``stop_after``
+    decisions stored)."""
+    host, page = solo.host, solo.reader
     answered = -1
     for _ in range(100_000):
         for m in page.take():
@@ -71,6 +78,8 @@ def play_solo(seats: int = 6, level: str = "heuristic", seed: int = 7,
                 solo.last_view = seen
         room = host.room
         if room.game is not None and room.game.over and host.due() is None:
+            return solo
+        if stop_after is not None and room.seq >= stop_after:
             return solo
         v = solo.last_view
         if v is not None and v["choices"] and "Ana" in v["pending"] and \

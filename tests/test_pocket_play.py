@@ -118,6 +118,34 @@ def test_bad_requests_are_answered_with_what_is_wrong() -> None:
     assert e["code"] == "invalid"
 
 
+def test_a_game_resumes_from_what_the_worker_saved() -> None:
+    """The rows and decisions each answer handed on (what IndexedDB keeps) give the game
+    back after a reload: the person's page opens on the same decision point, and a
+    damaged save is refused in words."""
+    got = _call("create", body={"name": "Ana", "players": 5, "level": "random"}, lang="en",
+                now=100)["value"]
+    code, row, stored, now = got["code"], got["row"], list(got["stored"]), 100.0
+    while len(stored) < 30:
+        now = max(now, got["due"])
+        got = _call("advance", code=code, now=now)["value"]
+        stored += got["stored"]
+        row = got["row"]
+    assert [d["seq"] for d in stored] == list(range(len(stored)))
+    game = play._games[code].host.room.game
+    assert game is not None
+    point = game.decision_point().id
+    _call("forget", code=code)
+    back = _call("resume", code=code, row=row, decisions=stored, now=now + 60)["value"]
+    welcome = back["messages"][0]
+    assert welcome["type"] == "welcome" and welcome["member"] == back["member"] == 1
+    assert back["stored"] == [] and back["status"] == "playing"
+    assert welcome["state"]["view"]["decision_id"] == point
+    e = _call("resume", code=code, row={"config": {}}, decisions=[], now=0)["error"]
+    assert e["code"] == "bad-saved"
+    e = _call("resume", code=code, row=row, decisions="all", now=0)["error"]
+    assert e["code"] == "invalid" and "decisions" in e["message"]
+
+
 def test_a_refused_move_comes_back_as_the_sockets_error_message() -> None:
     got = _call("create", body={"name": "Ana", "players": 4, "level": "random",
                                 "start": False}, lang="en", now=0)["value"]

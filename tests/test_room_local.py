@@ -7,6 +7,7 @@ page gets what a server's WebSocket client gets, message for message.
 from __future__ import annotations
 
 import json
+import random
 import re
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from darkcity.room.local import LocalClock, LocalHost, LocalReader, MemoryStore
 from darkcity.room.ports import Superseded
 
 from .conftest import ROOT
-from .room_solo import play_solo
+from .room_solo import Solo, go_on, play_solo
 
 BLOCKED = ("asyncio", "fastapi", "starlette", "sqlalchemy", "uvicorn", "socket",
            "pydantic", "orjson")
@@ -98,6 +99,31 @@ def test_the_page_gets_what_a_websocket_client_gets() -> None:
     served = conn.sent[1:]  # after its welcome (the lobby's, before the start)
     assert conn.sent[0]["type"] == "welcome" and len(served) > 20
     assert [_same(m) for m in local] == [_same(m) for m in served]
+
+
+def test_a_game_resumes_from_what_the_store_kept() -> None:
+    """Stopped mid-game (a closed app), the room is read back from its store's row and
+    decisions alone (as the worker will from IndexedDB): the person's page opens on the
+    same decision point with the same view, and the game goes on to its victory."""
+    first = play_solo(stop_after=60)
+    room = first.host.room
+    assert room.game is not None and not room.game.over and room.seq >= 60
+    row = json.loads(json.dumps(first.host.store.rows["SOLO"]))  # through JSON, as stored
+    decisions = json.loads(json.dumps(first.host.store.decisions["SOLO"]))
+    again = LocalHost.resume("SOLO", row, decisions, now=first.host.clock.now + 3600)
+    back = again.room
+    assert back.game is not None and back.game.log == room.game.log
+    assert back.players == room.players and back.bots == room.bots
+    ana = again.member(1)
+    assert ana is not None and ana.name == "Ana"
+    page = again.open(ana)
+    (welcome,) = page.outbox
+    assert welcome["type"] == "welcome" and welcome["member"] == 1
+    view = welcome["state"]["view"]
+    assert view["decision_id"] == room.game.decision_point().id
+    solo = go_on(Solo(again, page), random.Random(5))
+    assert back.game.over and back.status == "over" and not solo.errors
+    assert len(again.store.decisions["SOLO"]) == len(back.game.log)
 
 
 def test_a_malformed_message_is_answered_with_the_field_that_is_wrong() -> None:

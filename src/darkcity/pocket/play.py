@@ -7,11 +7,13 @@ page talks to it as it talks to a server's WebSocket: it sends the socket's mess
 (``decide``, ``add_bot``, ``start``...) and receives the socket's messages (``welcome``,
 ``state``, ``count``, ``progress``, ``notice``, ``error``...), the same JSON.
 
-Every answer is ``{"value": {"messages", "due", "stored", "status"}}``: the messages for
+Every answer is ``{"value": {"messages", "due", "stored", "row", "status"}}``: the messages for
 the page, oldest first; ``due``, the instant (seconds, the page's clock) the worker calls
 :func:`op_advance` next (``setTimeout``; ``null``: only when the page sends something);
 ``stored``, the decisions stored since the last answer (``{seq, decision, source}``),
-which the worker writes to IndexedDB before it hands the messages on. Or
+and ``row``, the room's own (its settings, lobby, seed, deadline), which the worker
+writes to IndexedDB before it hands the messages on; :func:`op_resume` reads a game back
+from them (a reload, a closed app). Or
 ``{"error": {"status", "code", "message"}}``, as the companion's worker answers.
 """
 
@@ -83,7 +85,7 @@ def _answer(g: Game) -> dict[str, Any]:
     stored = g.host.store.decisions.get(g.host.room.code, [])
     new, g.handed = stored[g.handed:], len(stored)
     return {"messages": g.page.take(), "due": g.host.due(), "stored": new,
-            "status": g.host.room.status}
+            "row": g.host.store.rows[g.host.room.code], "status": g.host.room.status}
 
 
 def op_create(body: dict[str, Any], lang: str, now: float) -> dict[str, Any]:
@@ -139,6 +141,25 @@ def op_advance(code: str, now: float) -> dict[str, Any]:
     return _answer(g)
 
 
+def op_resume(code: str, row: object, decisions: object, now: float) -> dict[str, Any]:
+    """A game read back from what IndexedDB kept (the last ``row`` and every decision
+    ``stored``, in order), its person's page opened again: a welcome with the view."""
+    if not isinstance(row, dict) or not isinstance(row.get("config"), dict):
+        raise _invalid("row", "expected the saved row, with its config")
+    if not isinstance(decisions, list) or not all(isinstance(d, dict) for d in decisions):
+        raise _invalid("decisions", "expected a list of the stored decisions")
+    try:
+        host = LocalHost.resume(str(code), row, decisions, now=float(now))
+    except (KeyError, TypeError, ValueError) as e:
+        raise Refused(400, "bad-saved", msg("This game's file is damaged: {why}",
+                                            why=f"{type(e).__name__}: {e}")) from None
+    person = host.member(1)
+    if person is None:
+        raise _invalid("row", "no person in the saved lobby")
+    g = _games[str(code)] = Game(host, host.open(person), handed=len(decisions))
+    return {"code": str(code), "member": person.id, **_answer(g)}
+
+
 def op_record(code: str) -> dict[str, Any]:
     """The game record (``darkcity-game/1``, which ``darkcity replay`` accepts)."""
     return _game(code).host.room.record()
@@ -149,8 +170,8 @@ def op_forget(code: str) -> None:
 
 
 OPS: Final[dict[str, Callable[..., Any]]] = {
-    "create": op_create, "send": op_send, "advance": op_advance, "record": op_record,
-    "forget": op_forget,
+    "create": op_create, "send": op_send, "advance": op_advance, "resume": op_resume,
+    "record": op_record, "forget": op_forget,
 }
 
 

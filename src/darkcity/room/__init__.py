@@ -11,6 +11,8 @@ sent, one concern per module over the fields they share.
 - ``ports.py``: what a room needs from outside (a store, its readers, timers, bots'
   workers) as small interfaces the server implements: nothing here imports asyncio, a
   web framework, a database or a socket (``tests/test_server_room.py``);
+- ``setup.py``: a room's settings from what a host asked, checked; ``restore.py``: a
+  room read back from its store (the server after a restart, a phone's worker);
 - ``local.py``: the ports with no server (a store in memory, a clock the caller moves,
   readers that collect what they are sent): a room hosted in one process, as a phone's
   Web Worker will host it (``tests/test_room_local.py``).

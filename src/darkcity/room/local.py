@@ -22,6 +22,7 @@ a malformed message is answered with an ``error`` naming the field, never a cras
 
 from __future__ import annotations
 
+import copy
 import heapq
 import itertools
 import math
@@ -32,6 +33,7 @@ from darkcity.i18n import Message, Translator, msg, translator
 from darkcity.room import Member, Room, RoomConfig
 from darkcity.room.common import Refusal
 from darkcity.room.ports import RoomWindows, Superseded, Windows
+from darkcity.room.restore import restore
 from darkcity.views import View
 
 __all__ = ["LocalClock", "LocalHost", "LocalReader", "MemoryStore", "plain"]
@@ -73,7 +75,7 @@ class MemoryStore:
         for key, value in (("status", status), ("lobby", lobby), ("seed", seed),
                            ("deadline", deadline)):
             if value is not None:
-                row[key] = value
+                row[key] = copy.deepcopy(value)  # as it is now (the chat goes on)
 
     def append_decision(self, code: str, seq: int, doc: dict[str, Any], source: str,
                         deadline: tuple[float | None, int | None] | None = None,
@@ -81,7 +83,7 @@ class MemoryStore:
         stored = self.decisions.setdefault(code, [])
         if seq != len(stored):  # a place taken (or a gap): nothing is stored
             raise Superseded(f"room {code}: decision {seq} after {len(stored)} stored")
-        stored.append({"seq": seq, "decision": dict(doc), "source": source})
+        stored.append({"seq": seq, "decision": copy.deepcopy(doc), "source": source})
         self.save_room(code, status=status, deadline=deadline)
 
 
@@ -206,8 +208,34 @@ class LocalHost:
                          clock=self.clock.time, scheduler=self.clock)
         self._ticked = -math.inf  # the instant of the last tick
         self._touched = True  # a call from outside since then (due times may act now)
+        self.store.save_room(code)
+        self.store.rows[code]["config"] = config.to_json()
+
+    @classmethod
+    def resume(cls, code: str, row: dict[str, Any], decisions: list[dict[str, Any]], *,
+               now: float, windows: Windows | None = None) -> LocalHost:
+        """The room ``code`` read back from what a :class:`MemoryStore` kept of it (its
+        ``rows[code]`` and ``decisions[code]``, as IndexedDB will give them back): the
+        lobby, and the game replayed decision by decision, as the server reads a room
+        after a restart (:func:`darkcity.room.restore.restore`). Nobody is connected:
+        :meth:`open` a page for each person again."""
+        store = MemoryStore()
+        store.rows[code] = copy.deepcopy(row)
+        store.decisions[code] = copy.deepcopy(decisions)
+        host = cls(RoomConfig.from_json(row["config"]), code=code, now=now,
+                   windows=windows, store=store)
+        deadline = row.get("deadline") or (None, None)
+        restore(host.room, row.get("lobby") or {}, status=str(row["status"]),
+                seed=row.get("seed"),
+                decisions=lambda: [(int(d["seq"]), dict(d["decision"]), str(d["source"]))
+                                   for d in decisions],
+                deadline=deadline[0], deadline_dp=deadline[1], least_decide_s=0.0)
+        return host
 
     # -- people -------------------------------------------------------------------------
+
+    def member(self, member_id: int) -> Member | None:
+        return self.room.members.get(member_id)
 
     def add_member(self, name: str) -> tuple[Member, str]:
         """A person in the room (the first one hosts): the member and its token."""

@@ -11,18 +11,16 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Final
 
-from darkcity.decisions import decision_from_dict
-from darkcity.game import Game
 from darkcity.i18n import msg
 from darkcity.room import Member, Room, RoomConfig, check_name
 from darkcity.room.ports import Superseded
+from darkcity.room.restore import restore
 from darkcity.room.setup import PACES, room_config
 from darkcity.server.common import Refusal
 from darkcity.server.config import ServerConfig
 from darkcity.server.storage import Storage
 from darkcity.server.thinking import BotPool
 from darkcity.server.timers import LoopScheduler
-from darkcity.settings import Settings
 
 log = logging.getLogger("darkcity.server")
 
@@ -133,58 +131,11 @@ class RoomManager:
         room = Room(code, RoomConfig.from_json(stored.config), self.storage, self.config,
                     clock=self.clock, pool=self.pool,
                     scheduler=self.scheduler)
-        lobby = stored.lobby
-        for m in lobby.get("members", []):
-            room.members[int(m["id"])] = Member(int(m["id"]), str(m["name"]),
-                                                str(m["token_hash"]), m.get("seat"))
-        room.bots = {int(k): str(v) for k, v in lobby.get("bots", {}).items()}
-        room.host = lobby.get("host")
-        room.players = tuple(lobby.get("players", ()))
-        room.next_member = int(lobby.get("next_member", len(room.members) + 1))
-        room.chat = [dict(x) for x in lobby.get("chat", ())]
-        room.next_code = lobby.get("next")
-        room.away_told = {int(k): int(v) for k, v in lobby.get("away_told", {}).items()}
-        room.status = stored.status
-        room.seed = stored.seed
-        if stored.status != "lobby" and stored.seed is not None:
-            deck = room.config.make_deck()
-            game = Game(Settings(players=room.players, deck=deck), stored.seed)
-            stored_as: list[tuple[int, str]] = []  # each decision's seq and source
-            for d in self.storage.decisions(code):
-                if d.source == "change":  # replaces its player's last decision
-                    player = d.doc.get("player")
-                    last = max(i for i, x in enumerate(room.history) if x.get("player") == player)
-                    del room.history[last]
-                    del stored_as[last]
-                room.history.append(d.doc)
-                stored_as.append((d.seq, d.source))
-                room.seq += 1
-            for doc, (seq, source) in zip(room.history, stored_as, strict=True):
-                night = game.night
-                game.do(decision_from_dict(doc))
-                # (nothing a bot played for a member is forgotten: away past the grace,
-                # or out of time with no page open; what a page was told live is
-                # before its member's ``away_told``)
-                if source in ("away", "timeout"):
-                    room.note_away(str(doc.get("player")), night, seq)
-            room.game = game
-            dp = game.decision_point()
-            room.shown_dp = dp.id
-            room._last_phase = dp.phase
-            room._last_night = game.night
-            now = self.clock()
-            # After a restart the players get the grace period again to come back: a
-            # deadline that passed while the server was down is moved on.
-            grace = now + max(room.config.grace_s, self.config.min_decide_s)
-            if stored.deadline_dp == dp.id and stored.deadline is not None:
-                room.deadline, room.deadline_dp = max(stored.deadline, grace), dp.id
-            elif not game.over:
-                room.deadline, room.deadline_dp = max(now + room.config.decide_s, grace), dp.id
-            if room.deadline is not None and room.deadline != stored.deadline:
-                self.storage.save_room(code, deadline=(room.deadline, dp.id))
-            for mid in room.members:  # nobody is connected after a restart
-                room.away[mid] = now
-            room._schedule_bots()
+        restore(room, stored.lobby, status=stored.status, seed=stored.seed,
+                decisions=lambda: [(d.seq, d.doc, d.source)
+                                   for d in self.storage.decisions(code)],
+                deadline=stored.deadline, deadline_dp=stored.deadline_dp,
+                least_decide_s=self.config.min_decide_s)
         self.rooms[code] = room
         return room
 
