@@ -266,7 +266,9 @@ def test_a_deck_for_six_is_not_an_error_while_the_names_are_typed(
         for i, p in enumerate(PLAYERS[1:], start=1):
             page.get_by_test_id(f"seat-{i}").fill(p)
             page.get_by_test_id(f"seat-{i}").dispatch_event("change")
-        page.get_by_test_id("free-5").wait_for(timeout=10_000)
+            # each name kept before the next is typed, as a person sees theirs stay
+            expect(page.get_by_test_id(f"seat-{i}")).to_have_value(p, timeout=10_000)
+        page.get_by_test_id("free-5").wait_for(timeout=30_000)
         expect(hint).to_have_count(0)
         expect(page.get_by_test_id("setup-error")).to_have_count(0)
         page.get_by_test_id("add-player").tap()  # a seventh row, left empty
