@@ -12,6 +12,7 @@ the page (a bot plays her seat after a one-second grace period).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import random
 import re
 import time
@@ -527,15 +528,17 @@ def test_the_count_is_what_the_last_to_decide_sees_and_now_is_alone(
     page.wait_for_function("() => !document.querySelector('[data-testid=count]')"
                            ".classList.contains('on')", timeout=15000)
     samples: list[dict[str, Any]] = page.evaluate("() => window.__samples")
-    # (the gestures' count: the withdrawal's may follow at once, its "1" said as it
-    # starts since issue 31)
-    counting = [s for s in samples if s["word"] in ("1", "2", "3") and s["phase"] == "gesture"]
+    # (the gestures' count and its reveal only: the withdrawal's count may follow at
+    # once, its "1" said as it starts since issue 31, and its own "Now!" before its reveal)
+    start = next(i for i, s in enumerate(samples) if s["phase"] == "gesture")
+    first = next(i for i, s in enumerate(samples) if i > start and s["phase"] != "gesture")
+    counting = [s for s in samples[start:first] if s["word"] in ("1", "2", "3")]
     assert counting, "the count was never seen"
     assert all(s["buttons"] == 0 for s in counting), [s for s in counting if s["buttons"]][:2]
     # (a gesture's role is the card's own unless a Devil chose one: it was left out)
     assert all(re.match(r"Your gesture: \w", s["sealed"] or "") for s in counting), [
         s for s in counting if not re.match(r"Your gesture: \w", s["sealed"] or "")][:3]
-    now = [s for s in samples if s["word"] == "Now!" and s["phase"] != "gesture"]
+    now = list(itertools.takewhile(lambda s: s["word"] == "Now!", samples[first:]))
     assert now, "'Now!' was not held over the reveal"
     assert not [s for s in now if s["title"] or s["countdown"]], now[:2]
     page.context.close()
