@@ -12,24 +12,12 @@ import time
 from typing import Any, Final
 
 from darkcity.i18n import Message, Translator, translator
+from darkcity.room.local import plain  # a message as the client receives it
 from darkcity.server.protocol import unfold
-from darkcity.views import View
 
 __all__ = ["Conn", "plain"]
 
 _CARRIES_ACK: Final = frozenset(("state", "count", "progress"))  # an ack rides on these
-
-
-def plain(message: dict[str, Any]) -> dict[str, Any]:
-    """A message as the client receives it (views become plain data; a welcome's
-    nested ``state`` too)."""
-    v = message.get("view")
-    if isinstance(v, View):
-        message = {**message, "view": v.to_dict()}
-    state = message.get("state")
-    if isinstance(state, dict):
-        message = {**message, "state": plain(state)}
-    return message
 
 
 class Conn:
