@@ -127,6 +127,7 @@ UI: Final = (
     _("Download the game record"),
     _("The Mayor says"),
     _("Change my decision"),
+    _("Sending: {choice}"),
     _("Keep my decision"),
     _("Play in this window"),
     _("{player} withdrew from the night."),

@@ -229,6 +229,13 @@ export function decisionPanel() {
     if (!mineDone && V.phase === "zombie") {
       box.append(el("p", { "data-testid": "zombie-wait", text: t("Whoever showed the Zombie now decides once and for all which neighbour the attack falls on: the one pointed at, or the one on the other side.") }));
     }
+    // a changed decision on its way: what was sent, not the old one with its "Change"
+    // button (read between the click and the server's answer, it was the old gesture)
+    const sending = mineDone && S.pending && S.chose && S.chose.id === V.decision_id;
+    if (sending) {
+      box.append(el("p", { "data-testid": "sending", text: t("Sending: {choice}", { choice: choiceText(S.chose.choice) }) }));
+      return done();
+    }
     const g = myGesture();
     if (mineDone && V.phase === "gesture" && g) box.append(el("p", { "data-testid": "my-gesture", text: t("Your gesture: {gesture}", { gesture: gestureText(g, true) }) }));
     const w = V.seats.find((s) => s.name === V.viewer);
