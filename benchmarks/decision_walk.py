@@ -6,7 +6,8 @@ people driven directly (no event loop: the room then broadcasts at once, so the 
 walk, the decider's state with its ``ack`` queued included, is one call stack). Every
 Python frame is traced (``sys.settrace``) and given a file:
 
-- a frame of a module of ``darkcity/server/`` is its own file;
+- a frame of a module of ``darkcity/server/`` or of the room it hosts, ``darkcity/room/``
+  (``server/room/`` until the room moved below the faces), is its own file;
 - the first frame of any other ``darkcity`` module (the engine, ``i18n``, ``views``...)
   is that module's file, and everything it calls is counted as that file (the engine is
   where the walk ends: its inside is not the server's walk);
@@ -34,6 +35,9 @@ import tempfile
 from pathlib import Path
 from types import FrameType
 from typing import Any
+
+#: The server's own modules and the room it hosts: each of their frames is its own file.
+OWN = ("server/", "room/")
 
 
 def _load(*names: str) -> Any:
@@ -110,7 +114,7 @@ def main() -> None:
             own = file_of(frame)
             if parent is None:
                 here = own or "?"
-            elif own is None or not parent.startswith("server/"):
+            elif own is None or not parent.startswith(OWN):
                 here = parent  # outside darkcity, or inside the engine: the caller's
             else:
                 here = own
