@@ -16,7 +16,7 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient
 
 from darkcity.server import ServerConfig, create_app
-from darkcity.server.text import UI, catalog
+from darkcity.room.text import UI, catalog
 
 from .conftest import ROOT
 

@@ -31,7 +31,7 @@ from websockets.sync.client import connect
 
 from darkcity.cast import PANEL, Effect, Role
 from darkcity.server.testing import create_room, join_room, unfold
-from darkcity.server.text import catalog
+from darkcity.room.text import catalog
 
 from ..test_server_process import Server, free_port
 

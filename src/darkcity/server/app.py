@@ -42,7 +42,7 @@ from darkcity.server.preview import with_preview
 from darkcity.server.qr import qr_router
 from darkcity.server.share import share_base
 from darkcity.server.storage import make_storage
-from darkcity.server.text import catalog
+from darkcity.room.text import catalog
 from darkcity.server.thinking import BotPool
 from darkcity.server.ws import serve_socket
 

@@ -17,7 +17,7 @@ import html
 from typing import TYPE_CHECKING
 
 from darkcity.i18n import Message, msg, translator
-from darkcity.server.text import WORDS
+from darkcity.room.text import WORDS
 
 if TYPE_CHECKING:
     from darkcity.room import Room

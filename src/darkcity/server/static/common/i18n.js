@@ -1,5 +1,5 @@
 // The catalog lookup and the language choice both pages share. A catalog is the
-// server's ({lang, ui, roles, ...}: darkcity.server.text), or null before one is
+// server's ({lang, ui, roles, ...}: darkcity.room.text), or null before one is
 // loaded; each page keeps its own (the web table in its store, S.cat; the companion
 // in L.cat) and its i18n.js binds these to it, so a panel calls t() from there.
 

@@ -11,7 +11,7 @@ export function deckRoles() {
 }
 
 // The editions of a role's cards in this room's deck: a preset's are in the catalog
-// (server/text.py), a custom cast names its cards ("devil:advanced:feminine"). null:
+// (room/text.py), a custom cast names its cards ("devil:advanced:feminine"). null:
 // not known, every line holds.
 export function editionsOf(r) {
   const c = S.lobby && S.lobby.config;
