@@ -6,8 +6,10 @@ import { el } from "./dom.js";
 import { post, followNext } from "./net.js";
 import { CONDITIONS } from "./help.js";
 import { conditionLine } from "./won.js";
+import { places } from "./places.js";
 
 async function playAgain() {
+  if (places.again) { const code = await places.again(S.code); if (code) followNext(code); return; }
   const r = await post(`/api/rooms/${encodeURIComponent(S.code)}/again`, { token: S.token || "" });
   if (r) followNext(r.code);
 }
@@ -37,8 +39,8 @@ export function endPanel() {
   } else {
     actions.append(el("p", { class: "muted", text: t("The host can start another game with the same seats.") }));
   }
-  actions.append(el("a", { class: "button secondary", href: "/", "data-testid": "back-lobby", text: t("Back to the home page") }),
-    el("a", { class: "button secondary", href: `/api/rooms/${S.code}/record`, download: `darkcity-${S.code}.json`, "data-testid": "record", text: t("Download the game record") }));
+  actions.append(el("a", { class: "button secondary", href: places.home, "data-testid": "back-lobby", text: t("Back to the home page") }),
+    el("a", { class: "button secondary", ...places.record(S.code), download: `darkcity-${S.code}.json`, "data-testid": "record", text: t("Download the game record") }));
   box.append(actions, el("p", { class: "muted", "data-testid": "record-about",
     text: t("The game record is a file (JSON) with every card, gesture and decision of this game, to keep or to replay it (darkcity replay FILE).") }));
   return box;

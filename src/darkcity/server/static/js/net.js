@@ -6,6 +6,7 @@ import { toast } from "./dom.js";
 import { startCount, stopCount } from "./clock.js";
 import { newState } from "./story.js";
 import { attention } from "./attention.js";
+import { places } from "./places.js";
 
 // Refusals after which trying again would only loop: the room is not there, it is full,
 // or this seat was opened in another window (which would then be closed in turn).
@@ -15,8 +16,23 @@ const utf8 = new TextDecoder();
 
 export function tokenKey(code) { return `darkcity:token:${code}`; }
 
+// A transport that is not the server's socket: the pocket app's room in the phone's
+// worker (pocket/site/play.js). It is opened with the page's handlers and takes what
+// the page would send its socket; what it answers is the socket's messages.
+let local = null;
+export function useLocal(transport) { local = transport; }
+
+function connectLocal() {
+  S.attempts += 1;
+  S.history = [];
+  S.fresh = true;
+  S.ws = local;  // (send() below: its readyState is 1 while the room is open)
+  local.open({ code: S.code, lang: S.lang, onMessage, onClose: () => dropped(local) });
+}
+
 export function connect() {
   if (S.fatal || !S.code) return;
+  if (local) { connectLocal(); return; }
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws/${S.code}?lang=${S.lang}`);
   S.ws = ws;
@@ -44,9 +60,7 @@ export function connect() {
 // 0.0.0.0, and the link copied after that restart still said 127.0.0.1 until a reload.
 async function readMeta() {
   try {
-    const r = await fetch("/api/meta");
-    if (!r.ok) return;
-    const meta = await r.json();
+    const meta = await places.meta();
     update(() => { S.meta = meta; });
   } catch { /* the page keeps the address it has */ }
 }
@@ -117,6 +131,7 @@ export function send(obj) {
   return false;
 }
 export function ping() {
+  if (local) return;  // (the phone's own worker answers whatever it is asked, in order)
   if (send({ type: "ping", t: Date.now() / 1000 }) && !silent) silent = setTimeout(lost, PING_WAIT);
 }
 setInterval(() => { if (S.code && !S.fatal) ping(); }, 15000);
@@ -211,5 +226,5 @@ function onMessage(m) {
 // this room works there too.
 export function followNext(code) {
   if (S.token) localStorage.setItem(tokenKey(code), S.token);
-  location.href = `/r/${encodeURIComponent(code)}`;
+  location.href = places.follow(code);
 }

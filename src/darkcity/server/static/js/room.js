@@ -17,6 +17,7 @@ import { helpButton, helpDialog } from "./help.js";
 import { attention } from "./attention.js";
 import { nowShowing } from "./clock.js";
 import { backPanel } from "./back.js";
+import { places } from "./places.js";
 
 // Who the reader is at this table: their name, and their card once they hold one.
 function whoAmI() {
@@ -34,15 +35,15 @@ function whoAmI() {
 function bar() {
   const link = inviteLink();  // where friends reach the server (server/share.py)
   const tools = S.fatal ? null : el("div", { class: "more", id: "bar-more", "data-open": String(S.barOpen) },
-    el("button", { class: "secondary small", type: "button", "data-testid": "bar-invite",
-      text: canShare ? t("Share the invite link") : t("Copy the invite link"), onclick: () => invite(link) }),
-    S.token ? el("button", { class: "secondary small", type: "button", "data-testid": "seat-link", text: t("Seat link for another device"),
+    places.online ? el("button", { class: "secondary small", type: "button", "data-testid": "bar-invite",
+      text: canShare ? t("Share the invite link") : t("Copy the invite link"), onclick: () => invite(link) }) : null,
+    S.token && places.online ? el("button", { class: "secondary small", type: "button", "data-testid": "seat-link", text: t("Seat link for another device"),
       onclick: () => copy(`${link}#token=${S.token}`) }) : null,
     el("label", { class: "toggle" }, el("input", { type: "checkbox", checked: S.sound, "data-testid": "sound",
       onchange: (ev) => { attention.toggle(ev.target.checked); update(); } }), t("Sound when it is my turn")));
   return el("header", { class: "bar" },
     el("div", { class: "where" },
-      el("a", { href: "/", class: "brand", text: "Dark City" }),
+      el("a", { href: places.home, class: "brand", text: "Dark City" }),
       el("span", { class: "code", "data-testid": "room-code", title: t("Room code") }, S.code),
       el("span", { class: `dot ${S.online ? "on" : "off"}`, role: "img", "aria-label": S.online ? t("Connected") : t("Reconnecting…"), title: S.online ? t("Connected") : t("Reconnecting…") }),
       S.fatal ? null : whoAmI()),
@@ -71,7 +72,7 @@ function removedBanner() {
   if (!S.removed || S.fatal) return null;
   return el("div", { class: "card removed", role: "alert", "data-testid": "removed" },
     el("strong", { text: S.removed }), " ",
-    el("a", { href: "/", text: t("Back to the home page") }));
+    el("a", { href: places.home, text: t("Back to the home page") }));
 }
 
 function fatalPanel() {
@@ -81,7 +82,7 @@ function fatalPanel() {
       ? el("button", { type: "button", "data-testid": "take-back", text: t("Play in this window"),
         onclick: () => { update(() => { S.fatal = null; S.fatalCode = null; }); reconnect(); } })
       : el("p", { class: "muted", text: t("Check the code, or ask for a new link.") }),
-    el("a", { class: "button secondary", href: "/", text: t("Back to the home page") })));
+    el("a", { class: "button secondary", href: places.home, text: t("Back to the home page") })));
 }
 
 // The Mayor's notices, a repeated one once with its count.
