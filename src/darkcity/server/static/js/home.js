@@ -63,10 +63,11 @@ export function homePage() {
         ` ${role(r)} · ${word("editions", ed)} · ${word("genders", g)}`);
     }));
   function fillDecks() {
-    const n = Number(players.value);
+    const n = Number(players.value), was = deck.value;  // (kept while still offered)
     deck.replaceChildren(...S.meta.presets.filter((p) => p.min <= n && n <= p.max)
       .map((p) => el("option", { value: p.name, text: word("presets", p.name) })),
     el("option", { value: "custom", text: t("Custom cast") }));
+    if ([...deck.options].some((o) => o.value === was)) deck.value = was;
     cast.classList.toggle("hidden", deck.value !== "custom");
   }
   fillDecks();
