@@ -30,8 +30,8 @@ from playwright.sync_api import expect
 from websockets.sync.client import connect
 
 from darkcity.cast import PANEL, Effect, Role
-from darkcity.server.testing import create_room, join_room, unfold
 from darkcity.room.text import catalog
+from darkcity.server.testing import create_room, join_room, unfold
 
 from ..test_server_process import Server, free_port
 

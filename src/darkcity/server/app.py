@@ -23,6 +23,7 @@ from darkcity.deck import BOX, PRESETS, card_key
 from darkcity.i18n import msg, negotiate, translator
 from darkcity.room import Room
 from darkcity.room.bots import LEVELS
+from darkcity.room.text import catalog
 from darkcity.server import protocol as p
 from darkcity.server.bodies import BodyGuard
 from darkcity.server.cluster import Cluster, Routes
@@ -42,7 +43,6 @@ from darkcity.server.preview import with_preview
 from darkcity.server.qr import qr_router
 from darkcity.server.share import share_base
 from darkcity.server.storage import make_storage
-from darkcity.room.text import catalog
 from darkcity.server.thinking import BotPool
 from darkcity.server.ws import serve_socket
 
