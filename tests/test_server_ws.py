@@ -15,16 +15,18 @@ pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient
 
-from darkcity.server import ServerConfig, create_app
 from darkcity.room.text import UI, catalog
+from darkcity.server import ServerConfig, create_app
 
 from .conftest import ROOT
 
 APP_JS = ROOT / "src" / "darkcity" / "server" / "static" / "app.js"
 # The web table's modules: app.js, js/*.js and what it shares with the companion,
-# common/*.js (static/table/ is the companion's own page).
+# common/*.js (static/table/ is the companion's own page), and the pocket app's play
+# page, which draws it with its room on the phone.
 WEB_JS = (APP_JS, *sorted((APP_JS.parent / "js").glob("*.js")),
-          *sorted((APP_JS.parent / "common").glob("*.js")))
+          *sorted((APP_JS.parent / "common").glob("*.js")),
+          ROOT / "src" / "darkcity" / "pocket" / "site" / "play.js")
 
 
 def _web_js() -> str:

@@ -3,14 +3,20 @@ to run the table companion offline, for any static host (from a sub-path too).
 
 What it writes (``docs/pocket.md``)::
 
-    index.html              the app shell: the companion's page, its transport the worker
+    index.html, app.js      the app shell: the companion's page, its transport the worker
+    shell.js                both pages' service worker and a new version's news
+    play.html, play.js      a game against bots on the phone: the online table's page,
+                            its room in the worker (darkcity.pocket.play)
     manifest.webmanifest    the web app manifest (name, icons, colours), for a home screen
     sw.js                   the service worker: every file below kept for offline use, in
                             a cache named by the build's version
     version.json            the build's version and its files (the service worker's list)
     worker.js               the Web Worker: Pyodide, darkcity's wheel, the tables' IndexedDB
     meta/en.json ...        the set-up's texts and decks, drawn before the engine is ready
-    static/...              the companion's page (server/static/table and what it imports)
+    meta/play.json          the decks, bot levels and paces a game is made with
+    i18n/en.json ...        the online table's catalogs (darkcity.room.text)
+    static/...              the pages: the companion's (server/static/table), the online
+                            table's (server/static/js), what they import, their styles
     icons/...               the app's icons
     pyodide/...             the Pyodide runtime, at the pinned version, hash-checked
     wheels/darkcity-*.whl   a pure-Python wheel of what the browser needs of darkcity
@@ -29,6 +35,7 @@ import hashlib
 import io
 import json
 import os
+import posixpath
 import re
 import shutil
 import subprocess
@@ -49,12 +56,13 @@ RUNTIME_FILES: Final = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                         "python_stdlib.zip", "pyodide-lock.json")
 HERE: Final = Path(__file__).resolve().parent
 PACKAGE: Final = HERE.parent  # src/darkcity (or site-packages/darkcity)
-#: The module the worker imports: the wheel holds it and everything it imports.
-ENTRY: Final = "darkcity.pocket.worker"
+#: The modules the worker imports (the companion's, and a game's room with its bots):
+#: the wheel holds them and everything they import.
+ENTRIES: Final = ("darkcity.pocket.worker", "darkcity.pocket.play")
 LANGS: Final = ("en", "pt_BR")
 #: Never in the phone's wheel, whatever imports them.
-SERVER_ONLY: Final = ("darkcity.server", "darkcity.cli", "darkcity.tui", "darkcity.bots",
-                      "darkcity.env", "darkcity.sim", "darkcity.pocket.build")
+SERVER_ONLY: Final = ("darkcity.server", "darkcity.cli", "darkcity.tui", "darkcity.env",
+                      "darkcity.sim", "darkcity.pocket.build")
 
 
 class BuildError(Exception):
@@ -163,14 +171,14 @@ def runtime(cache: Path | None = None) -> Path:
 
 
 def wheel_modules() -> list[str]:
-    """The darkcity modules the worker imports (computed by importing it alone)."""
-    code = (f"import sys, json, importlib; importlib.import_module({ENTRY!r}); "
+    """The darkcity modules the worker imports (computed by importing them alone)."""
+    code = (f"import sys, json, importlib; [importlib.import_module(m) for m in {ENTRIES!r}]; "
             "print(json.dumps(sorted(m for m in sys.modules "
             "if m == 'darkcity' or m.startswith('darkcity.'))))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=False)
     if done.returncode != 0:
-        raise BuildError(f"{ENTRY} does not import: {done.stderr.strip()[-400:]}")
+        raise BuildError(f"{', '.join(ENTRIES)} do not import: {done.stderr.strip()[-400:]}")
     mods: list[str] = json.loads(done.stdout)
     leaked = [m for m in mods if m.startswith(SERVER_ONLY)]
     if leaked:
@@ -191,6 +199,14 @@ def _wheel_files() -> dict[str, bytes]:
         if mo.is_file():
             files[f"darkcity/locale/{lang}/LC_MESSAGES/darkcity.mo"] = mo.read_bytes()
     files["darkcity/py.typed"] = b""
+    # the data the modules read: the bots' weights, and the names' look-alikes computed
+    # (the phone has no confusable-homoglyphs)
+    from darkcity.room.names import prototypes_json
+
+    files["darkcity/room/confusables.json"] = prototypes_json()
+    data = PACKAGE / "bots" / "data"
+    for f in sorted(data.glob("*.json")):
+        files[f"darkcity/bots/data/{f.name}"] = f.read_bytes()
     return files
 
 
@@ -235,28 +251,61 @@ def _b64(digest: bytes) -> str:
 _IMPORT = re.compile(r"""(?:import|from)\s*(?:\(\s*)?["'](\.{1,2}/[^"']+\.js)["']""")
 
 
+def _source(path: str) -> Path:
+    """The file of the site's ``path``: ``static/...`` is the server's static folder,
+    anything else the pocket's own ``site/``."""
+    if path.startswith("static/"):
+        return PACKAGE / "server" / "static" / path.removeprefix("static/")
+    return HERE / "site" / path
+
+
 def page_files() -> dict[str, bytes]:
-    """The companion's page under ``static/``: main.js, everything it imports
-    (followed through the imports), and its stylesheet."""
-    static = PACKAGE / "server" / "static"
+    """The pages' modules: the shell's app.js (the companion's page, ``static/table/``)
+    and play.js (the online table's page, ``static/js/``), everything they import
+    (followed through the imports), and the styles."""
     found: dict[str, bytes] = {}
-    todo = [static / "table" / "main.js"]
+    todo = ["app.js", "static/table/main.js", "play.js"]
     while todo:
-        f = todo.pop().resolve()
-        rel = f.relative_to(static.resolve()).as_posix()
-        if rel in found:
+        path = posixpath.normpath(todo.pop())
+        if path in found:
             continue
-        text = f.read_text(encoding="utf-8")
-        found[rel] = text.encode()
-        todo.extend(f.parent / m for m in _IMPORT.findall(text))
-    found["table/table.css"] = (static / "table" / "table.css").read_bytes()
-    return {f"static/{k}": v for k, v in found.items()}
+        if path.startswith("../") or path.startswith("/"):
+            raise BuildError(f"a page imports {path}, outside the site")
+        text = _source(path).read_text(encoding="utf-8")
+        found[path] = text.encode()
+        here = posixpath.dirname(path)
+        todo.extend(posixpath.join(here, m) for m in _IMPORT.findall(text))
+    for css in ("static/table/table.css", "static/style.css"):
+        found[css] = _source(css).read_bytes()
+    return found
 
 
 def _meta(lang: str) -> bytes:
     from darkcity.companion.setup import meta
 
     return json.dumps(meta(lang), ensure_ascii=False, sort_keys=True).encode()
+
+
+def _play_meta() -> bytes:
+    """What the server's ``/api/meta`` tells the online table's page, for a game on the
+    phone: the decks, the bots' levels, the paces and the box (no invite address)."""
+    from darkcity.deck import BOX, PRESETS, card_key
+    from darkcity.room.bots import LEVELS
+    from darkcity.room.setup import PACES
+
+    return json.dumps({
+        "invite_base": None, "reachable": False, "local": True,
+        "presets": [{"name": k, "min": v[1][0], "max": v[1][1]} for k, v in PRESETS.items()],
+        "levels": list(LEVELS),
+        "paces": {k: {"decide_s": v[0], "beat_s": v[1]} for k, v in PACES.items()},
+        "languages": list(LANGS), "box": [card_key(c) for c in BOX],
+    }, ensure_ascii=False, sort_keys=True).encode()
+
+
+def _catalog(lang: str) -> bytes:
+    from darkcity.room.text import catalog
+
+    return json.dumps(catalog(lang), ensure_ascii=False, sort_keys=True).encode()
 
 
 def _manifest(base: str, lang: str = "en") -> bytes:
@@ -290,6 +339,8 @@ def build_site(out: Path | str, *, base: str = "./", cache: Path | None = None) 
     files.update(page_files())
     for lang in LANGS:
         files[f"meta/{lang}.json"] = _meta(lang)
+        files[f"i18n/{lang}.json"] = _catalog(lang)
+    files["meta/play.json"] = _play_meta()
     files["icons/icon-512.png"] = (static / "icon-512.png").read_bytes()
     files["icons/favicon.svg"] = (static / "favicon.svg").read_bytes()
     files["manifest.webmanifest"] = _manifest(base)
@@ -297,7 +348,8 @@ def build_site(out: Path | str, *, base: str = "./", cache: Path | None = None) 
         "__WHEEL__", f"wheels/{wheel.name}").encode()
     shell = (site / "index.html").read_text(encoding="utf-8").replace("__BASE__", base)
     files["index.html"] = shell.encode()
-    files["app.js"] = (site / "app.js").read_bytes()
+    files["play.html"] = (site / "play.html").read_text(encoding="utf-8").replace(
+        "__BASE__", base).encode()
     # the version: a hash of every file, so that two builds of one checkout agree and
     # any change makes a new cache
     digest = hashlib.sha256()

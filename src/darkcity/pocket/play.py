@@ -141,9 +141,11 @@ def op_advance(code: str, now: float) -> dict[str, Any]:
     return _answer(g)
 
 
-def op_resume(code: str, row: object, decisions: object, now: float) -> dict[str, Any]:
+def op_resume(code: str, row: object, decisions: object, now: float,
+              lang: str | None = None) -> dict[str, Any]:
     """A game read back from what IndexedDB kept (the last ``row`` and every decision
-    ``stored``, in order), its person's page opened again: a welcome with the view."""
+    ``stored``, in order), its person's page opened again (in ``lang``, or the room's
+    language): a welcome with the view."""
     if not isinstance(row, dict) or not isinstance(row.get("config"), dict):
         raise _invalid("row", "expected the saved row, with its config")
     if not isinstance(decisions, list) or not all(isinstance(d, dict) for d in decisions):
@@ -156,8 +158,22 @@ def op_resume(code: str, row: object, decisions: object, now: float) -> dict[str
     person = host.member(1)
     if person is None:
         raise _invalid("row", "no person in the saved lobby")
-    g = _games[str(code)] = Game(host, host.open(person), handed=len(decisions))
+    g = _games[str(code)] = Game(host, host.open(person, _lang(lang)), handed=len(decisions))
     return {"code": str(code), "member": person.id, **_answer(g)}
+
+
+def op_reopen(code: str, lang: str | None = None) -> dict[str, Any]:
+    """The person's page opened again on a game the worker holds (the page drew itself
+    anew, or changed its language): the old page closed, a welcome for the new one."""
+    g = _game(code)
+    person = g.host.member(g.page.member) if g.page.member is not None else None
+    g.host.close(g.page)
+    g.page = g.host.open(person, _lang(lang))
+    return {"code": str(code), "member": g.page.member, **_answer(g)}
+
+
+def _lang(lang: object) -> str | None:
+    return negotiate(str(lang)) or None if lang else None
 
 
 def op_record(code: str) -> dict[str, Any]:
@@ -171,7 +187,7 @@ def op_forget(code: str) -> None:
 
 OPS: Final[dict[str, Callable[..., Any]]] = {
     "create": op_create, "send": op_send, "advance": op_advance, "resume": op_resume,
-    "record": op_record, "forget": op_forget,
+    "reopen": op_reopen, "record": op_record, "forget": op_forget,
 }
 
 

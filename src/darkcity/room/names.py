@@ -17,7 +17,7 @@ from typing import Final
 
 from darkcity.i18n import Message, msg
 
-__all__ = ["NAME_MAX", "BadName", "clean_name", "draws_nothing", "name_key"]
+__all__ = ["NAME_MAX", "BadName", "clean_name", "draws_nothing", "name_key", "prototypes_json"]
 
 NAME_MAX: Final = 24
 #: Combining marks allowed on one base character (Vietnamese needs two; "Zalgo" 20+).
@@ -83,7 +83,13 @@ def clean_name(raw: str, max_length: int = NAME_MAX) -> str:
 def _prototypes() -> dict[str, str]:
     """Each confusable character mapped to one representative of its look-alike group
     (the lowest code point): the Unicode confusables data (UTS #39) of
-    ``confusable-homoglyphs``, single characters only, groups closed transitively."""
+    ``confusable-homoglyphs``, single characters only, groups closed transitively.
+    The pocket app's wheel carries this table computed (``confusables.json`` beside
+    this module, :func:`prototypes_json`), as the phone has no ``confusable-homoglyphs``."""
+    shipped = resources.files("darkcity.room").joinpath("confusables.json")
+    if shipped.is_file():
+        table: dict[str, str] = json.loads(shipped.read_text(encoding="utf-8"))
+        return table
     data = json.loads(resources.files("confusable_homoglyphs")
                       .joinpath("confusables.json").read_text(encoding="utf-8"))
     parent: dict[str, str] = {}
@@ -126,3 +132,9 @@ def name_key(name: str) -> str:
     text = "".join(ch for ch in text if ch not in _BLANK)
     text = _SPACES.sub(" ", text).strip()
     return _skeleton(_skeleton(text).casefold())
+
+
+def prototypes_json() -> bytes:
+    """The look-alike table as the pocket app's wheel ships it (``confusables.json``)."""
+    return json.dumps(_prototypes(), ensure_ascii=False, sort_keys=True,
+                      separators=(",", ":")).encode()

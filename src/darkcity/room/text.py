@@ -128,6 +128,30 @@ UI: Final = (
     _("The Mayor says"),
     _("Change my decision"),
     _("Sending: {choice}"),
+    # the pocket app's play page (pocket/site/play.js): a game against bots on a phone
+    _("Play against bots"),
+    _("On this phone: the app is the Mayor, bots fill the other seats, and nothing leaves "
+      "the phone."),
+    _("Bots' level"),
+    _("Start the game"),
+    _("Your games on this phone"),
+    _("No game yet: set one up below."),
+    _("Resume"),
+    _("See the end"),
+    _("Delete"),
+    _("Delete this game from this phone? It cannot be undone: download its record first "
+      "to keep it."),
+    _("This browser may clear saved games when space runs short: download the game record "
+      "to keep a copy."),
+    _("The phone's storage is full: this move was not saved. Free some space, or delete an "
+      "old game."),
+    _("The phone refused to save: this move was not saved. Try again."),
+    _("Loading the engine: Python…"),
+    _("Loading the engine: the rules…"),
+    _("The engine is ready: everything stays on this phone."),
+    _("The engine could not start: {why}"),
+    _("A new version of the app is ready."),
+    _("Reload"),
     _("Keep my decision"),
     _("Play in this window"),
     _("{player} withdrew from the night."),

@@ -32,10 +32,11 @@ self.addEventListener("fetch", (event) => {
   if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
-    // the app's page under any address of its scope (?table=CODE): the shell
+    // a page under any address of its scope (?table=CODE): that page (play.html), or
+    // the shell where the address names none
     const page = event.request.mode === "navigate";
-    const hit = await cache.match(page ? new URL("./", self.registration.scope).href : event.request,
-      { ignoreSearch: page });
+    const hit = await cache.match(event.request, { ignoreSearch: page })
+      || (page ? await cache.match(new URL("./", self.registration.scope).href) : undefined);
     if (hit) return hit;
     return fetch(event.request);
   })());

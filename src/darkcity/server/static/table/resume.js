@@ -61,7 +61,11 @@ function localPanel(saved, S) {
       if (box) box.textContent = e.message;
     }
   });
-  return el("div", { class: "panel", "data-testid": "resume" },
+  // no cards at hand: the online table's page, its room on this phone (pocket/site/play.js)
+  const play = api.playPath ? el("div", { class: "panel", "data-testid": "play" },
+    el("a", { class: "button-link", href: api.playPath(), "data-testid": "play-link", text: t("Play against bots on this phone") }),
+    " ", el("span", { class: "dim", text: t("No cards at hand? The app is the Mayor and bots fill the other seats.") })) : null;
+  return el("div", {}, play, el("div", { class: "panel", "data-testid": "resume" },
     el("h2", { text: t("Tables on this phone") }),
     saved.length ? saved.map((s) => el("p", { "data-testid": `table-${s.code}` },
       s.damaged ? el("span", { class: "error", text: `${t("Table {code}", { code: s.code })}: ${s.damaged}` })
@@ -75,5 +79,5 @@ function localPanel(saved, S) {
       }, { class: "small danger", "data-testid": `delete-${s.code}` })))
       : el("p", { class: "dim", text: t("No table yet: set one up below.") }),
     el("label", {}, t("Import a game (file)"), " ", file),
-    el("p", { class: "error", role: "alert", "data-testid": "import-error" }));
+    el("p", { class: "error", role: "alert", "data-testid": "import-error" })));
 }

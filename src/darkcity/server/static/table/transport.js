@@ -105,6 +105,7 @@ export function workerTransport() {
     },
     tablePath: (code) => `?table=${code}`,
     homePath: () => document.baseURI,
+    playPath: () => new URL("play.html", document.baseURI).href,
     exportLink: (code, night, attrs, label) => el("a", { ...attrs, href: "#", onclick: (e) => {
       e.preventDefault();
       rpc("export", { code, night }).then((r) => download(r.doc, r.name), (err) => toast(err.message));

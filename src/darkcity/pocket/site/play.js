@@ -1,0 +1,261 @@
+// The pocket app's play page (issue #30): a game against bots on this phone, offline,
+// with no server. The page is the online table's own (static/js/: the same screens, the
+// same words, the same render loop); its room is the server's room run in the Web
+// Worker (worker.js, darkcity.pocket.play), reached through a local transport in place
+// of the socket. Every decision is in IndexedDB before the page hears of it, so a reload
+// or a closed app goes on where it stopped. Without a game in the address (#CODE) the
+// page sets one up and lists the games kept on this phone.
+import { S, update } from "./static/js/store.js";
+import { t, role, word, firstLanguage, loadLang } from "./static/js/i18n.js";
+import { el, toast } from "./static/js/dom.js";
+import { places } from "./static/js/places.js";
+import { connect, useLocal } from "./static/js/net.js";
+import { startClock } from "./static/js/clock.js";
+import { drawPages, helpKey } from "./static/js/page.js";
+import { langSwitch } from "./static/js/home.js";
+import { offerUpdates } from "./shell.js";
+
+const here = (p) => new URL(p, document.baseURI).href;
+const NAME_KEY = "darkcity:play:name";
+
+// -- the worker: requests by id, the engine's progress, a game's messages -------------
+const worker = new Worker(here("worker.js"), { type: "module" });
+const waiting = new Map();
+let next = 1;
+let listener = null;  // the game this page shows: { code, onMessage }
+
+// What the worker's refusal codes mean, in the reader's words.
+function said(error) {
+  if (error.code === "storage-full") return t("The phone's storage is full: this move was not saved. Free some space, or delete an old game.");
+  if (error.code === "storage") return t("The phone refused to save: this move was not saved. Try again.");
+  if (error.code === "no-room") return t("There is no room with that code.");
+  return error.message;
+}
+
+class Refused extends Error {
+  constructor(error) { super(said(error)); this.code = error.code; this.status = error.status; }
+}
+
+const stages = {
+  runtime: () => t("Loading the engine: Python…"),
+  wheel: () => t("Loading the engine: the rules…"),
+  import: () => t("Loading the engine: the rules…"),
+  ready: () => t("The engine is ready: everything stays on this phone."),
+};
+function progress(stage, done) {
+  const bar = document.getElementById("engine");
+  bar.querySelector("progress").value = done;
+  bar.querySelector("span").textContent = stages[stage] ? stages[stage]() : "";
+  bar.dataset.stage = stage;
+  bar.classList.toggle("done", stage === "ready");
+}
+
+worker.onmessage = (event) => {
+  const m = event.data;
+  if (m.type === "progress") { progress(m.stage, m.done); return; }
+  if (m.type === "ready") {
+    window.__darkcityEngine = { readyAt: performance.now(), workerMs: m.ms, stages: m.stages };
+    document.documentElement.dataset.engine = "ready";
+    return;
+  }
+  if (m.type === "failed") {
+    document.documentElement.dataset.engine = "failed";
+    document.querySelector("#engine span").textContent = t("The engine could not start: {why}", { why: m.message });
+    return;
+  }
+  // a game's messages, as its socket would send them (the worker saved them first)
+  if (m.type === "play" || m.type === "play-error") {
+    if (!listener || listener.code !== m.code) return;
+    if (m.type === "play") for (const x of m.messages) listener.onMessage(x);
+    else listener.onMessage({ type: "error", code: m.error.code, message: said(m.error) });
+    return;
+  }
+  const done = waiting.get(m.id);
+  if (!done) return;
+  waiting.delete(m.id);
+  if (m.error) done.reject(new Refused(m.error)); else done.resolve(m.value);
+};
+
+const rpc = (op, args) => new Promise((resolve, reject) => {
+  const id = next++;
+  waiting.set(id, { resolve, reject });
+  worker.postMessage({ id, op, args: { ...args, lang: S.lang } });
+});
+
+// -- the transport the online table's page talks to in place of its socket -----------
+const transport = {
+  readyState: 3,
+  open({ code, lang, onMessage }) {
+    listener = { code, onMessage };
+    this.readyState = 1;  // (the worker answers in order: what is sent now waits its turn)
+    rpc("playOpen", { code, lang }).catch((e) => onMessage({ type: "error", code: e.code, message: e.message }));
+  },
+  send(text) {
+    const l = listener;
+    rpc("playSend", { code: l.code, message: JSON.parse(text) })
+      .catch((e) => l.onMessage({ type: "error", code: e.code, message: e.message }));
+  },
+  close() { this.readyState = 3; listener = null; },
+};
+
+function download(doc, name) {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 1)], { type: "application/json" }));
+  const a = el("a", { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+const saveRecord = (code) => rpc("playRecord", { code })
+  .then((doc) => download(doc, `darkcity-${code}.json`), (e) => toast(e.message, "error"));
+
+// Where the online table's page finds what lies outside it: here, this phone.
+Object.assign(places, {
+  online: false,
+  home: "play.html",
+  catalog: (lang) => here(`i18n/${String(lang).toLowerCase().startsWith("pt") ? "pt_BR" : "en"}.json`),
+  meta: async () => (await fetch(here("meta/play.json"))).json(),
+  record: (code) => ({ href: "#", onclick: (ev) => { ev.preventDefault(); saveRecord(code); } }),
+  again: async (code) => {
+    try { return (await rpc("playAgain", { code })).code; } catch (e) { toast(e.message, "error"); return null; }
+  },
+  follow: (code) => `play.html#${encodeURIComponent(code)}`,
+});
+useLocal(transport);
+
+// -- the page without a game: a new one, and the games kept on this phone -------------
+function field(id, label, input) {
+  input.id = id;
+  return el("div", { class: "field" }, el("label", { for: id, text: label }), input);
+}
+
+let asked = false;
+async function persist() {
+  // the games are kept on this phone only: asked once, said plainly when refused
+  if (asked || !(navigator.storage && navigator.storage.persist)) return;
+  asked = true;
+  if (!(await navigator.storage.persist().catch(() => false))) {
+    toast(t("This browser may clear saved games when space runs short: download the game record to keep a copy."), "notice");
+  }
+}
+
+function setUp() {
+  const name = el("input", { maxlength: 24, required: true, "data-testid": "name", autocomplete: "nickname",
+    value: localStorage.getItem(NAME_KEY) || "" });
+  const players = el("input", { type: "number", min: 4, max: 8, value: 6, "data-testid": "players" });
+  const deck = el("select", { "data-testid": "deck" });
+  const cast = el("fieldset", { class: "cast hidden", "data-testid": "custom-cast" },
+    el("legend", { text: t("Custom cast") }),
+    S.meta.box.map((k, i) => {
+      const [r, ed, g] = k.split(":");
+      return el("label", { class: "castcard", for: `cast-${i}` }, el("input", { type: "checkbox", value: k, id: `cast-${i}` }),
+        ` ${role(r)} · ${word("editions", ed)} · ${word("genders", g)}`);
+    }));
+  function fillDecks() {
+    const n = Number(players.value), was = deck.value;  // (kept while still offered)
+    deck.replaceChildren(...S.meta.presets.filter((p) => p.min <= n && n <= p.max)
+      .map((p) => el("option", { value: p.name, text: word("presets", p.name) })),
+    el("option", { value: "custom", text: t("Custom cast") }));
+    if ([...deck.options].some((o) => o.value === was)) deck.value = was;
+    cast.classList.toggle("hidden", deck.value !== "custom");
+  }
+  fillDecks();
+  players.addEventListener("change", fillDecks);
+  deck.addEventListener("change", () => cast.classList.toggle("hidden", deck.value !== "custom"));
+  const level = el("select", { "data-testid": "level" },
+    S.meta.levels.map((k) => el("option", { value: k, text: word("levels", k), selected: k === "heuristic" })));
+  const pace = el("select", { "data-testid": "pace" },
+    Object.keys(S.meta.paces).map((k) => el("option", { value: k, text: word("paces", k), selected: k === "normal" })));
+  const error = el("p", { class: "error", role: "alert", "data-testid": "play-error" });
+  const start = el("button", { type: "submit", "data-testid": "create", text: t("Start the game") });
+  return el("form", { class: "card", "data-testid": "create-form", "aria-labelledby": "create-h", onsubmit: async (ev) => {
+    ev.preventDefault();
+    error.textContent = "";
+    const body = { name: name.value, players: Number(players.value), level: level.value, pace: pace.value };
+    if (deck.value === "custom") body.cards = [...cast.querySelectorAll("input:checked")].map((i) => i.value);
+    else body.deck = deck.value;
+    start.disabled = true;
+    try {
+      const r = await rpc("playCreate", { body });
+      localStorage.setItem(NAME_KEY, name.value);
+      persist();
+      location.hash = r.code;  // (hashchange: the game opens on this page; a link to it
+      // says play.html#CODE: the page's <base> is the site)
+    } catch (e) {
+      error.textContent = e.message;  // what is wrong, said by the room's own checks
+    } finally {
+      start.disabled = false;
+    }
+  } },
+  el("h2", { id: "create-h", text: t("Play against bots") }),
+  field("name", t("Your name"), name), field("players", t("Players"), players), field("deck", t("Deck"), deck), cast,
+  field("level", t("Bots' level"), level), field("pace", t("Pace"), pace), error, start);
+}
+
+const STATUS = { lobby: () => t("Lobby"), playing: () => t("In play"), over: () => t("The game is over") };
+
+function savedGames() {
+  const box = el("section", { class: "card", "data-testid": "games", "aria-labelledby": "games-h" },
+    el("h2", { id: "games-h", text: t("Your games on this phone") }),
+    el("p", { class: "muted", text: "…" }));
+  const fill = async () => {
+    let games;
+    try { games = await rpc("playList", {}); } catch (e) { box.lastChild.textContent = e.message; return; }
+    if (!games.length) { box.lastChild.textContent = t("No game yet: set one up below."); return; }
+    box.lastChild.replaceWith(el("ul", { class: "games" }, games.map((g) => el("li", { "data-testid": `game-${g.code}` },
+      el("a", { class: "button small", href: `play.html#${g.code}`, "data-testid": `resume-${g.code}`,
+        text: g.status === "over" ? t("See the end") : t("Resume") }),
+      el("span", { text: [g.names.join(", "), g.bots ? t("bots: {n}", { n: g.bots }) : "",
+        (STATUS[g.status] || (() => g.status))()].filter(Boolean).join(" · ") }),
+      el("span", { class: "muted", text: new Date(g.updated).toLocaleString(S.lang === "pt_BR" ? "pt-BR" : "en") }),
+      el("a", { class: "button secondary small", href: "#", "data-testid": `record-${g.code}`, text: t("Download the game record"),
+        onclick: (ev) => { ev.preventDefault(); saveRecord(g.code); } }),
+      el("button", { type: "button", class: "secondary small", "data-testid": `delete-${g.code}`, text: t("Delete"),
+        onclick: async () => {
+          if (!confirm(t("Delete this game from this phone? It cannot be undone: download its record first to keep it."))) return;
+          try { await rpc("playDelete", { code: g.code }); } catch (e) { toast(e.message, "error"); }
+          box.replaceWith(savedGames());
+        } })))));
+  };
+  fill();
+  return box;
+}
+
+function home() {
+  return el("main", { class: "home" },
+    el("header", { class: "hero" }, el("h1", { text: "Dark City" }),
+      el("p", { text: t("On this phone: the app is the Mayor, bots fill the other seats, and nothing leaves the phone.") }),
+      el("div", { class: "row wrap" }, langSwitch(),
+        el("a", { href: "./", class: "button secondary", "data-testid": "companion-link", text: t("Table companion") }),
+        el("span", { class: "muted", text: t("Playing with real cards? The companion counts and narrates for your table.") }))),
+    savedGames(), el("div", { class: "forms" }, setUp()));
+}
+
+// -- the address: #CODE is a game on this phone ---------------------------------------
+const fromHash = () => decodeURIComponent(location.hash.slice(1)).trim().toUpperCase() || null;
+
+function openGame(code) {
+  update(() => { S.code = code; });
+  connect();
+}
+
+window.addEventListener("hashchange", () => {
+  const code = fromHash();
+  if (code && !S.code) { openGame(code); return; }  // a game set up or chosen here
+  if (code !== S.code) location.reload();  // another game, or back to the list: anew
+});
+
+async function main() {
+  offerUpdates(t);
+  S.meta = await places.meta();
+  await loadLang(firstLanguage(null));
+  drawPages(home);
+  helpKey();
+  const code = fromHash();
+  if (code) openGame(code);
+  update();
+  startClock();
+}
+
+main();
