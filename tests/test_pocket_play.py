@@ -6,6 +6,7 @@ nothing of the server, asyncio, the web framework, the database or sockets.
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from typing import Any
@@ -158,3 +159,67 @@ def test_a_refused_move_comes_back_as_the_sockets_error_message() -> None:
     assert errors and errors[0]["code"] == "not-playing"
     _call("forget", code=got["code"])
     assert _call("advance", code=got["code"], now=2)["error"]["code"] == "no-room"
+
+
+def _views(got: dict[str, Any]) -> list[dict[str, Any]]:
+    """The views in one answer's messages (a state, or a welcome's state)."""
+    found = []
+    for m in got["messages"]:
+        for s in (m, m.get("state")):
+            if isinstance(s, dict) and s.get("type") == "state":
+                found.append(s["view"])
+    return found
+
+
+def test_a_phone_passed_from_hand_to_hand_shows_each_person_only_their_own() -> None:
+    """Two people and two bots on one phone: the page is the table as everyone sees it
+    (no hand, no choices) until one person asks for theirs; after their decision it is
+    everyone's again. Nobody is played by a bot for being away, and a night is told."""
+    now = 1000.0
+    got = _call("create", body={"names": ["Ana", "Bia"], "players": 4, "level": "heuristic",
+                                "pace": "fast"}, lang="en", now=now)["value"]
+    code = got["code"]
+    assert got["member"] is None  # the table as everyone sees it
+    members = {s["name"]: s["member"] for s in next(
+        m["lobby"] for m in got["messages"] if m.get("lobby"))["seats"] if s["kind"] == "human"}
+    assert set(members) == {"Ana", "Bia"}
+    rng, view, shown, stored = random.Random(5), None, [], list(got["stored"])
+    for _step in range(2000):
+        for v in _views(got):
+            assert v["viewer"] is None and v["hand"] is None and v["choices"] == []
+            view = v
+        if view and view["night"] >= 2 or got["status"] == "over":
+            break
+        waiting = [n for n in ("Ana", "Bia") if view and n in view["pending"]]
+        if waiting:
+            name = waiting[0]
+            mine = _call("view", code=code, member=members[name], now=now)["value"]
+            assert mine["member"] == members[name]
+            v = _views(mine)[-1]
+            assert v["viewer"] == name and v["choices"]
+            choice = dict(rng.choice(v["choices"]))
+            choice.pop("player")
+            sent = _call("send", code=code, message={"type": "decide", "at": v["decision_id"],
+                                                     "decision": choice}, now=now)["value"]
+            shown.append(name)
+            got = _call("view", code=code, member=None, now=now)["value"]
+            stored += mine["stored"] + sent["stored"] + got["stored"]
+            continue
+        assert got["due"] is not None, "stuck"
+        now = max(now, got["due"])
+        got = _call("advance", code=code, now=now)["value"]
+        stored += got["stored"]
+    assert view is not None and (view["night"] >= 2 or got["status"] == "over")
+    assert {"Ana", "Bia"} <= set(shown)
+    # every decision of theirs is their own: none was played by a bot for being away
+    assert {d["source"] for d in stored} <= {"player", "bot"}, {d["source"] for d in stored}
+    assert stored and [d["seq"] for d in stored] == list(range(len(stored)))
+    # one person alone cannot ask for another's view; a solo game has no views to switch
+    e = _call("view", code=code, member=99, now=now)["error"]
+    assert e["code"] == "invalid" and "member" in e["message"]
+    solo = _call("create", body={"name": "Ana", "players": 4}, lang="en", now=now)["value"]
+    e = _call("view", code=solo["code"], member=None, now=now)["error"]
+    assert e["code"] == "invalid"
+    # the same name twice is refused in words
+    e = _call("create", body={"names": ["Ana", "ana"], "players": 4}, lang="en", now=now)
+    assert e["error"]["code"] == "name-taken"

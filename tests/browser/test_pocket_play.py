@@ -24,6 +24,8 @@ pytest.importorskip("playwright")
 
 from playwright.sync_api import expect
 
+from darkcity.room.text import catalog
+
 from .test_pocket_app import Static, engine_ready, site, static  # noqa: F401 - fixtures
 from .test_web_play import PHONE, click_something, phase
 
@@ -162,5 +164,73 @@ def test_the_set_up_says_what_is_wrong_in_words_and_starts_nothing(
         assert page.evaluate("location.hash") == ""
         expect(page.get_by_test_id("games")).to_contain_text("Nenhuma partida ainda")
         assert page.get_attribute("html", "lang") == "pt-BR"
+    finally:
+        context.close()
+
+
+COVERED = """() => {
+  const app = document.getElementById('app');
+  return { cover: !!app.querySelector('[data-testid=handover]'), kids: app.children.length,
+           nodes: app.querySelectorAll('*').length, text: document.body.innerText,
+           named: (app.querySelector('[data-testid=handover-show]') || {}).textContent || null };
+}"""
+
+
+def test_a_phone_passed_from_hand_to_hand_shows_nothing_of_one_to_the_other(
+        browser: Any, static: Static, artifacts: Path) -> None:  # noqa: F811
+    """Two people and two bots on one phone, a whole night: before each private moment a
+    hand-over screen names who is next and shows nothing of anyone (the page's text and
+    its DOM hold only the hand-over); the named person taps and sees their own question;
+    once they decided it hides again. The public moments are everyone's."""
+    roles = list(catalog("en")["roles"].values())
+    context = browser.new_context(viewport=PHONE, has_touch=True, locale="en-US")
+    page = context.new_page()
+    try:
+        open_offline(page, static)
+        page.get_by_test_id("name").fill("Ana")
+        page.get_by_test_id("add-person").click()
+        page.get_by_test_id("name-1").fill("Bia")
+        page.get_by_test_id("players").fill("4")
+        page.get_by_test_id("players").dispatch_event("change")
+        page.get_by_test_id("create").click()
+        page.wait_for_function("location.hash.length > 1")
+        page.get_by_test_id("handover").wait_for(timeout=30_000)
+        rng = random.Random(11)
+        handed: list[str] = []
+        covers = 0
+        shot = False
+        told: list[Any] = []
+        end = time.monotonic() + 240
+        while time.monotonic() < end:
+            view = page.evaluate(
+                "async () => { const v = (await import(new URL('static/js/store.js', "
+                "document.baseURI).href)).S.view; return v && [v.night, v.phase, v.viewer]; }")
+            if view and (view[0] >= 2 or view[1] == "over"):
+                told = view
+                break
+            seen = page.evaluate(COVERED)
+            if seen["cover"] and seen["named"]:
+                # nothing of anyone's on the page: the hand-over alone, no card named
+                assert seen["kids"] == 1 and seen["nodes"] <= 8, seen
+                assert not [r for r in roles if r in seen["text"]], seen["text"]
+                covers += 1
+                if not shot:
+                    page.screenshot(path=str(artifacts / "pocket-play-handover-en-375.png"))
+                    shot = True
+                who = seen["named"].removeprefix("I am ").split(":")[0]
+                page.get_by_test_id("handover-show").click()
+                page.wait_for_function(
+                    "async (who) => { const S = (await import(new URL('static/js/store.js', "
+                    "document.baseURI).href)).S; return !!document.querySelector("
+                    "'[data-testid=handover]') || (S.view && S.view.viewer === who); }",
+                    arg=who)
+                handed.append(who)
+                continue
+            click_something(page, rng)
+            time.sleep(0.05)
+        assert told, "the night was not told in time"
+        assert told[2] is None  # the table as everyone sees it, between private moments
+        assert {"Ana", "Bia"} <= set(handed), handed
+        assert covers >= 4  # a draft pick and a gesture each, at least
     finally:
         context.close()

@@ -23,7 +23,7 @@ import inspect
 import json
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from darkcity.companion import actions
@@ -37,15 +37,29 @@ from darkcity.room.setup import room_config
 __all__ = ["OPS", "call"]
 
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # the server's room codes
+#: Seconds to decide when the phone is passed from hand to hand (unless a game says).
+PASSED_DECIDE_S: Final = 600.0
 
 
 @dataclass(slots=True)
 class Game:
-    """A game the worker holds: its room, the person's page, what was handed on."""
+    """A game the worker holds: its room, the page, what was handed on.
+
+    Played alone, the page is the person's. Passed from hand to hand (two people or
+    more on one phone), the page is the table as everyone sees it (a spectator's) until
+    one person asks to see theirs (:func:`op_view`); each person's keeper, a reader
+    never shown, keeps them at the table meanwhile (the room plays for nobody who is
+    connected)."""
 
     host: LocalHost
     page: LocalReader
     handed: int = 0  # decisions already handed on in ``stored``
+    keepers: dict[int, LocalReader] = field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        """Two people or more share this phone."""
+        return len(self.keepers) > 1
 
 
 _games: dict[str, Game] = {}
@@ -84,18 +98,28 @@ def _game(code: object) -> Game:
 def _answer(g: Game) -> dict[str, Any]:
     stored = g.host.store.decisions.get(g.host.room.code, [])
     new, g.handed = stored[g.handed:], len(stored)
+    for keeper in g.keepers.values():
+        keeper.take()  # (what a person's page is sent comes when it is shown)
     return {"messages": g.page.take(), "due": g.host.due(), "stored": new,
             "row": g.host.store.rows[g.host.room.code], "status": g.host.room.status}
 
 
 def op_create(body: dict[str, Any], lang: str, now: float) -> dict[str, Any]:
-    """A solo game: the person (``name``) in seat 0, bots of ``level`` in the others
-    (``players`` seats), the deck or custom ``cards``, the ``pace``; started at once
-    unless ``start`` is false (the page's lobby then sends ``add_bot`` / ``start``)."""
+    """A game on this phone: the person (``name``) in seat 0, or the people
+    (``names``, one to ``players``, passing the phone) in the first seats, bots of
+    ``level`` in the others (``players`` seats), the deck or custom ``cards``, the
+    ``pace``; started at once unless ``start`` is false (the page's lobby then sends
+    ``add_bot`` / ``start``). Passed from hand to hand, nobody is rushed: ``decide_s``
+    is ten minutes unless given (the phone changes hands before each secret choice)."""
     if not isinstance(body, dict):
         raise _invalid("body", "expected object")
-    name = check_name(_get(body, "name", str))
     players = _get(body, "players", int)
+    names = _get(body, "names", list, None)
+    if names is None:
+        names = [_get(body, "name", str)]
+    if not names or len(names) > max(players, 1) or not all(isinstance(n, str) for n in names):
+        raise _invalid("names", f"expected 1 to {players} names")
+    names = [check_name(n) for n in names]
     level = _get(body, "level", str, "heuristic")
     if level not in LEVELS:
         raise Refused(400, "bad-level", msg("Unknown bot level {level!r}.", level=level))
@@ -106,21 +130,28 @@ def op_create(body: dict[str, Any], lang: str, now: float) -> dict[str, Any]:
         players=players, deck=_get(body, "deck", str, "basic"), cards=cards,
         pace=_get(body, "pace", str, "normal"), lang=negotiate(str(lang or "")) or "en",
         timeout_level=_get(body, "timeout_level", str, "random"),
-        decide_s=_get(body, "decide_s", float, None),
+        decide_s=_get(body, "decide_s", float, PASSED_DECIDE_S if len(names) > 1 else None),
         beat_s=_get(body, "beat_s", float, None),
         bot_delay_s=_get(body, "bot_delay_s", float, 0.8),
         grace_s=_get(body, "grace_s", float, 30.0))
     code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
     while code in _games:
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+    start = _get(body, "start", bool, True)
     host = LocalHost(config, code=code, now=float(now))
-    person, _token = host.add_member(name)
-    g = _games[code] = Game(host, host.open(person))
-    for seat in range(1, config.players):
-        host.handle(g.page, {"type": "add_bot", "seat": seat, "level": level})
-    if _get(body, "start", bool, True):
-        host.handle(g.page, {"type": "start"})
-    return {"code": code, "member": person.id, **_answer(g)}
+    people = [host.add_member(n)[0] for n in names]  # (a name taken twice: refused, said)
+    first = host.open(people[0])
+    for seat in range(len(people), config.players):
+        host.handle(first, {"type": "add_bot", "seat": seat, "level": level})
+    if start:
+        host.handle(first, {"type": "start"})
+    if len(people) == 1:
+        g = Game(host, first)
+    else:
+        keepers = {people[0].id: first} | {p.id: host.open(p) for p in people[1:]}
+        g = Game(host, host.open(None), keepers=keepers)
+    _games[code] = g
+    return {"code": code, "member": g.page.member, **_answer(g)}
 
 
 def op_send(code: str, message: object, now: float) -> dict[str, Any]:
@@ -155,11 +186,16 @@ def op_resume(code: str, row: object, decisions: object, now: float,
     except (KeyError, TypeError, ValueError) as e:
         raise Refused(400, "bad-saved", msg("This game's file is damaged: {why}",
                                             why=f"{type(e).__name__}: {e}")) from None
-    person = host.member(1)
-    if person is None:
+    people = sorted((m for m in host.room.members.values()), key=lambda m: m.id)
+    if not people:
         raise _invalid("row", "no person in the saved lobby")
-    g = _games[str(code)] = Game(host, host.open(person, _lang(lang)), handed=len(decisions))
-    return {"code": str(code), "member": person.id, **_answer(g)}
+    if len(people) == 1:
+        g = Game(host, host.open(people[0], _lang(lang)), handed=len(decisions))
+    else:  # passed from hand to hand: the table as everyone sees it, each person kept
+        keepers = {p.id: host.open(p) for p in people}
+        g = Game(host, host.open(None, _lang(lang)), handed=len(decisions), keepers=keepers)
+    _games[str(code)] = g
+    return {"code": str(code), "member": g.page.member, **_answer(g)}
 
 
 def op_reopen(code: str, lang: str | None = None) -> dict[str, Any]:
@@ -167,8 +203,26 @@ def op_reopen(code: str, lang: str | None = None) -> dict[str, Any]:
     anew, or changed its language): the old page closed, a welcome for the new one."""
     g = _game(code)
     person = g.host.member(g.page.member) if g.page.member is not None else None
-    g.host.close(g.page)
+    old = g.page
     g.page = g.host.open(person, _lang(lang))
+    g.host.close(old)
+    return {"code": str(code), "member": g.page.member, **_answer(g)}
+
+
+def op_view(code: str, member: int | None, now: float,
+            lang: str | None = None) -> dict[str, Any]:
+    """On a phone passed from hand to hand: the page shows ``member``'s own view (they
+    tapped "show me"), or the table as everyone sees it (``None``: they are done). The
+    new page is opened before the old one closes, so nobody is away meanwhile."""
+    g = _game(code)
+    if member is not None and (not isinstance(member, int) or member not in g.keepers):
+        raise _invalid("member", "nobody of that number plays on this phone")
+    if not g.passed:
+        raise _invalid("member", "one person plays this game: the page is always theirs")
+    g.host.advance_to(float(now))
+    old = g.page
+    g.page = g.host.open(g.host.member(member) if member is not None else None, _lang(lang))
+    g.host.close(old)
     return {"code": str(code), "member": g.page.member, **_answer(g)}
 
 
@@ -187,7 +241,7 @@ def op_forget(code: str) -> None:
 
 OPS: Final[dict[str, Callable[..., Any]]] = {
     "create": op_create, "send": op_send, "advance": op_advance, "resume": op_resume,
-    "reopen": op_reopen, "record": op_record, "forget": op_forget,
+    "reopen": op_reopen, "view": op_view, "record": op_record, "forget": op_forget,
 }
 
 

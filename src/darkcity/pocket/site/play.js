@@ -144,6 +144,18 @@ function setUp() {
   const name = el("input", { maxlength: 24, required: true, "data-testid": "name", autocomplete: "nickname",
     value: localStorage.getItem(NAME_KEY) || "" });
   const players = el("input", { type: "number", min: 4, max: 8, value: 6, "data-testid": "players" });
+  // more people on this phone: it is passed from hand to hand (the others are bots)
+  const others = el("div", { class: "others", "data-testid": "others" });
+  const morePeople = el("button", { type: "button", class: "secondary small", "data-testid": "add-person",
+    text: t("Another person on this phone"), onclick: () => {
+      if (others.children.length + 1 >= Number(players.value)) return;
+      const i = others.children.length + 1;
+      const input = el("input", { maxlength: 24, required: true, "data-testid": `name-${i}`, "aria-label": t("Name of player {n}", { n: i + 1 }) });
+      const row = el("div", { class: "row" }, input, el("button", { type: "button", class: "secondary small",
+        "aria-label": t("Remove"), text: "✕", onclick: () => { row.remove(); } }));
+      others.append(row);
+      input.focus();
+    } });
   const deck = el("select", { "data-testid": "deck" });
   const cast = el("fieldset", { class: "cast hidden", "data-testid": "custom-cast" },
     el("legend", { text: t("Custom cast") }),
@@ -172,7 +184,9 @@ function setUp() {
   return el("form", { class: "card", "data-testid": "create-form", "aria-labelledby": "create-h", onsubmit: async (ev) => {
     ev.preventDefault();
     error.textContent = "";
-    const body = { name: name.value, players: Number(players.value), level: level.value, pace: pace.value };
+    const names = [name.value, ...[...others.querySelectorAll("input")].map((i) => i.value)];
+    const body = { players: Number(players.value), level: level.value, pace: pace.value };
+    if (names.length > 1) body.names = names; else body.name = name.value;
     if (deck.value === "custom") body.cards = [...cast.querySelectorAll("input:checked")].map((i) => i.value);
     else body.deck = deck.value;
     start.disabled = true;
@@ -189,7 +203,9 @@ function setUp() {
     }
   } },
   el("h2", { id: "create-h", text: t("Play against bots") }),
-  field("name", t("Your name"), name), field("players", t("Players"), players), field("deck", t("Deck"), deck), cast,
+  field("name", t("Your name"), name), others, morePeople,
+  el("p", { class: "muted", text: t("Friends beside you? Add them: the phone is passed from hand to hand, and each sees only their own cards.") }),
+  field("players", t("Players"), players), field("deck", t("Deck"), deck), cast,
   field("level", t("Bots' level"), level), field("pace", t("Pace"), pace), error, start);
 }
 
@@ -232,6 +248,65 @@ function home() {
     savedGames(), el("div", { class: "forms" }, setUp()));
 }
 
+// -- a phone passed from hand to hand -------------------------------------------------
+// Two people or more on one phone: the page is the table as everyone sees it (the
+// room's spectator view: the count, the reveal, the story), and before each private
+// moment (a draft hand, a sealed gesture, a withdrawal, Death's name) a hand-over
+// screen that shows nothing until the named person taps; once they have decided it
+// hides again. While it is up nothing of the room is on the page (js/page.js).
+const PASS = { showing: null, name: null, at: null, switching: false, done: null };
+
+function people() {
+  return S.lobby ? S.lobby.seats.filter((x) => x && x.kind === "human" && x.member !== null && x.member !== undefined) : [];
+}
+
+function freshPage() {  // what the page held of the last reader is not the next one's
+  S.chose = null; S.pending = false; S.back = null; S.history = []; S.fresh = true;
+}
+
+async function showTo(person) {
+  update(() => { PASS.switching = true; PASS.done = null; freshPage(); });
+  try {
+    await rpc("playView", { code: S.code, member: person.member });
+    PASS.showing = person.member; PASS.name = person.name; PASS.at = S.view ? S.view.decision_id : null;
+  } catch (e) { toast(e.message, "error"); }
+  update(() => { PASS.switching = false; });
+}
+
+async function hideAgain() {
+  PASS.switching = true; PASS.done = PASS.name; PASS.showing = null; PASS.name = null;
+  freshPage();
+  try { await rpc("playView", { code: S.code, member: null }); } catch (e) { toast(e.message, "error"); }
+  update(() => { PASS.switching = false; });
+}
+
+function handOver(person) {
+  const box = el("main", { class: "card handover", "data-testid": "handover", "aria-labelledby": "handover-h" });
+  if (PASS.done) box.append(el("p", { class: "muted", "data-testid": "handover-done", text: t("{name} is done.", { name: PASS.done }) }));
+  if (!person) {
+    box.append(el("h2", { id: "handover-h", text: t("Hand the phone on") }));
+    return box;
+  }
+  box.append(el("h2", { id: "handover-h", text: t("{name}'s turn", { name: person.name }) }),
+    el("p", { text: t("Pass the phone to {name}. {name}: tap when only you can see the screen.", { name: person.name }) }),
+    el("button", { type: "button", "data-testid": "handover-show", text: t("I am {name}: show me", { name: person.name }),
+      onclick: () => showTo(person) }));
+  return box;
+}
+
+function cover() {
+  if (S.fatal || !S.view || people().length < 2) return null;
+  if (PASS.switching) return handOver(null);
+  if (PASS.showing !== null) {
+    const V = S.view;
+    if (V.decision_id === PASS.at && (V.pending || []).includes(PASS.name)) return null;  // their question
+    hideAgain();  // decided: nothing of theirs stays on the page
+    return handOver(null);
+  }
+  const next = people().find((x) => (S.view.pending || []).includes(x.name));
+  return next ? handOver(next) : null;
+}
+
 // -- the address: #CODE is a game on this phone ---------------------------------------
 const fromHash = () => decodeURIComponent(location.hash.slice(1)).trim().toUpperCase() || null;
 
@@ -250,7 +325,7 @@ async function main() {
   offerUpdates(t);
   S.meta = await places.meta();
   await loadLang(firstLanguage(null));
-  drawPages(home);
+  drawPages(home, cover);
   helpKey();
   const code = fromHash();
   if (code) openGame(code);

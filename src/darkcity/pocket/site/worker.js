@@ -242,6 +242,11 @@ Object.assign(OPS, {
     await handOn(code, play("send", { code, message, now: Date.now() / 1000 }));
     return { sent: true };
   },
+  async playView({ code, member, lang }) {  // a phone passed from hand to hand
+    if (!live.has(code)) await openGame(code, lang);
+    await handOn(code, play("view", { code, member, now: Date.now() / 1000, lang }));
+    return { member };
+  },
   async playAgain({ code, lang }) {
     const saved = await games.load(code);
     if (!saved || !saved.settings) throw new Refused(404, "no-room", "There is no game with that code on this phone.");

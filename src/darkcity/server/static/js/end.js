@@ -34,7 +34,7 @@ export function endPanel() {
   const actions = el("div", { class: "row wrap actions" });
   if (S.lobby && S.lobby.next) {
     actions.append(el("button", { type: "button", "data-testid": "next-game", text: t("Join the new game"), onclick: () => followNext(S.lobby.next) }));
-  } else if (isHost()) {
+  } else if (isHost() || places.again) {  // (on one phone: whoever holds it)
     actions.append(el("button", { type: "button", "data-testid": "play-again", text: t("Play again"), onclick: playAgain }));
   } else {
     actions.append(el("p", { class: "muted", text: t("The host can start another game with the same seats.") }));

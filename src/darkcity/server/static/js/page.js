@@ -27,6 +27,7 @@ document.addEventListener("pointerup", released, true);
 document.addEventListener("pointercancel", released, true);
 
 let homeOf = () => null;
+let coverOf = () => null;
 
 function render() {
   if (S.code && pressedAt && Date.now() - pressedAt < 1000) {
@@ -42,6 +43,15 @@ function render() {
     document.title = "Dark City";
     return;
   }
+  // A page may cover the room with a screen of its own (the pocket app's hand-over on a
+  // phone passed from hand to hand): then nothing of the room is on the page, nor said
+  const covered = coverOf();
+  if (covered) {
+    root.replaceChildren(covered);
+    const said = $("#announce");
+    if (said) said.textContent = "";
+    return;
+  }
   // Keep the focus (and the caret, the open cards) where it was: a redraw must not
   // take it away (js/focus.js).
   const memo = remember(root);
@@ -52,9 +62,12 @@ function render() {
   announce();
 }
 
-// Draw the page on every change from now on; ``home()`` is the page without a room.
-export function drawPages(home) {
+// Draw the page on every change from now on; ``home()`` is the page without a room;
+// ``cover()``, where given, a screen drawn instead of the room when it says so (null:
+// the room).
+export function drawPages(home, cover) {
   homeOf = home;
+  if (cover) coverOf = cover;
   subscribe(render);
 }
 
