@@ -24,9 +24,10 @@ APP_JS = ROOT / "src" / "darkcity" / "server" / "static" / "app.js"
 # The web table's modules: app.js, js/*.js and what it shares with the companion,
 # common/*.js (static/table/ is the companion's own page), and the pocket app's play
 # page, which draws it with its room on the phone.
-WEB_JS = (APP_JS, *sorted((APP_JS.parent / "js").glob("*.js")),
+WEB_JS = (APP_JS, APP_JS.parent / "replay.js", *sorted((APP_JS.parent / "js").glob("*.js")),
           *sorted((APP_JS.parent / "common").glob("*.js")),
-          ROOT / "src" / "darkcity" / "pocket" / "site" / "play.js")
+          *(ROOT / "src" / "darkcity" / "pocket" / "site" / f
+            for f in ("play.js", "replay.js", "engine.js")))
 
 
 def _web_js() -> str:

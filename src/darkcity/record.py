@@ -50,6 +50,7 @@ __all__ = [
     "narration",
     "night_document",
     "replay",
+    "replay_to",
     "settings_from_record",
     "write_record",
 ]
@@ -294,7 +295,28 @@ def replay(doc: object) -> Replay:
     return Replay(game, None)
 
 
-def _replay(game: Game, doc: dict[str, Any]) -> None:
+def replay_to(doc: object, night: int) -> Game:
+    """The record's game as it stood once its night ``night`` was told (0: with its free
+    XP written), replayed through the engine: one step of a record viewer.
+
+    Raises :class:`RecordError` for a document that is not a record, a night it does not
+    hold, or a replay that departs from the record before that night (where, and what).
+    """
+    settings, seed = settings_from_record(doc)
+    assert isinstance(doc, dict)
+    nights = doc.get("nights")
+    count = len(nights) if isinstance(nights, list) else 0
+    if isinstance(night, bool) or not isinstance(night, int) or not 0 <= night <= count:
+        raise RecordError("night", msg("this record holds nights 0 to {count}", count=count))
+    game = Game(settings, seed)
+    try:
+        _replay(game, doc, upto=night)
+    except _Diverged as e:
+        raise RecordError("nights", e.divergence.to_message()) from None
+    return game
+
+
+def _replay(game: Game, doc: dict[str, Any], upto: int | None = None) -> None:
     free = doc.get("free_xp", {})
     if not isinstance(free, dict):
         raise _Diverged(Divergence.of(0, "setup", msg("free_xp must be an object")))
@@ -309,7 +331,7 @@ def _replay(game: Game, doc: dict[str, Any]) -> None:
     nights = doc.get("nights", [])
     if not isinstance(nights, list):
         raise _Diverged(Divergence.of(0, "setup", msg("nights must be a list")))
-    for k, nd in enumerate(nights, 1):
+    for k, nd in enumerate(nights if upto is None else nights[:upto], 1):
         if game.over:
             raise _Diverged(Divergence.of(k, "end", msg("the game ended after night {night} "
                                                         "({winners} won), but the record "
@@ -318,6 +340,8 @@ def _replay(game: Game, doc: dict[str, Any]) -> None:
         if not isinstance(nd, dict):
             raise _Diverged(Divergence.of(k, "draft", msg("a night must be an object")))
         _replay_night(game, k, nd)
+    if upto is not None:  # (a step of the game: its end is not checked)
+        return
     if doc.get("over", game.over) != game.over:
         n = len(nights)
         if game.over:

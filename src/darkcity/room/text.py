@@ -152,6 +152,20 @@ UI: Final = (
     _("The engine could not start: {why}"),
     _("A new version of the app is ready."),
     _("Reload"),
+    # the record viewer (js/review.js: /replay, the pocket app's replay.html)
+    _("Game record"),
+    _("Open a game record"),
+    _("Open a game record (a file from darkcity play, the server, the simulator or the "
+      "pocket app)"),
+    _("This file is not a game record (JSON): {why}"),
+    _("Before the first night"),
+    _("Night {n} of {m}"),
+    _("Seen from"),
+    _("All cards shown"),
+    _("Nights"),
+    _("Previous night"),
+    _("Next night"),
+    _("Step through this game"),
     _("Another person on this phone"),
     _("Name of player {n}"),
     _("Friends beside you? Add them: the phone is passed from hand to hand, and each sees "

@@ -17,10 +17,13 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
+from darkcity import review
 from darkcity.deck import BOX, PRESETS, card_key
 from darkcity.i18n import msg, negotiate, translator
+from darkcity.record import RecordError
 from darkcity.room import Room
 from darkcity.room.bots import LEVELS
 from darkcity.room.text import catalog
@@ -159,13 +162,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(qr_router(cfg))  # the shared links as QR codes, for friends in one room
     app.add_middleware(SecurityHeaders)
     # every route's body, the companion's too: JSON only, refused past the limit unread
-    app.add_middleware(BodyGuard, limit=cfg.max_body_bytes)
+    app.add_middleware(BodyGuard, limit=cfg.max_body_bytes,
+                       larger={"/api/replay": cfg.max_record_bytes})
     if cluster is not None:  # outermost: a room's requests go to the process that runs it
         app.add_middleware(Routes, cluster=cluster)
     sockets = Sockets(cfg.max_sockets_per_address, cfg.max_spectators_per_room,
                       cfg.max_spectators_per_address)
     creates = PerAddress(cfg.create_per_min / 60, cfg.create_burst)
     joins = PerAddress(cfg.join_per_min / 60, cfg.join_burst)
+    reviews = PerAddress(cfg.review_per_min / 60, max(1, int(cfg.review_per_min / 4)))
 
     @app.exception_handler(Refusal)
     async def refused(request: Request, exc: Refusal) -> Response:
@@ -215,6 +220,33 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/r/{code}", include_in_schema=False)
     async def room_page(request: Request, code: str) -> HTMLResponse:
         return index(request, manager().get(code))
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_page() -> HTMLResponse:
+        """The record viewer: a game record opened and stepped through, night by night."""
+        page = STATIC.joinpath("replay.html").read_text(encoding="utf-8")
+        return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
+
+    @app.post("/api/replay")
+    async def replay_step(request: Request) -> Response:
+        """A step of a game record (darkcity.review.step), replayed by the engine in a
+        worker thread (a long record is not replayed on the event loop)."""
+        if (busy := slow_down(request, reviews)) is not None:
+            return busy
+        try:
+            body = p.ReviewStep.model_validate_json(
+                await _body(request, cfg, cfg.max_record_bytes))
+            t = translator(request_lang(request))
+            found = await run_in_threadpool(review.step, body.record, body.night,
+                                            body.viewer, t)
+        except ValidationError as e:
+            return _invalid(request, e)
+        except Refusal as e:
+            return _refused(request, e)
+        except RecordError as e:
+            return _refused(request, Refusal("bad-record", msg(
+                "This is not a game record that can be replayed: {why}", why=e.message)), 422)
+        return JSONResponse(found)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
@@ -310,11 +342,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     return app
 
 
-async def _body(request: Request, cfg: ServerConfig) -> bytes:
+async def _body(request: Request, cfg: ServerConfig, limit: int | None = None) -> bytes:
     """The JSON body, refused unless it is ``application/json`` (no other site's form can
     send that without asking) and refused by its ``Content-Length``, or as soon as more
-    than ``max_message_bytes`` arrived, before it is read whole."""
-    limit = cfg.max_message_bytes
+    than ``limit`` (``max_message_bytes``) arrived, before it is read whole."""
+    limit = cfg.max_message_bytes if limit is None else limit
     declared = request.headers.get("content-length", "0")
     if not declared.isdigit() or int(declared) > limit:
         raise Refusal("too-big", msg("That message is too big."))

@@ -49,17 +49,19 @@ class BodyGuard:
     """Refuses bodies over ``limit`` bytes (by length, or as they arrive) and bodies that
     are not JSON, for every HTTP route of ``app``."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, larger: dict[str, int] | None = None) -> None:
         self.app, self.limit = app, limit
+        self.larger = larger or {}  # a path -> its own limit (a game record's route)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in _WITHOUT_BODY:
             await self.app(scope, receive, send)
             return
         headers = dict(scope.get("headers", ()))
+        limit = self.larger.get(scope.get("path", ""), self.limit)
         declared = headers.get(b"content-length")
         chunked = b"chunked" in headers.get(b"transfer-encoding", b"").lower()
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
             await self._refuse(scope, receive, send, headers, 413, "too-big", TOO_BIG)
             return
         kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
@@ -75,7 +77,7 @@ class BodyGuard:
             event = await receive()
             if event["type"] == "http.request":
                 seen += len(event.get("body", b""))
-                if seen > self.limit:
+                if seen > limit:
                     raise _TooBig
             return event
 

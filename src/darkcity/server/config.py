@@ -41,6 +41,8 @@ class ServerConfig:
     max_rooms: int = 5000  # rooms held in memory at once (loaded ones too)
     # -- limits against hostile clients (limits.py; docs/server.md "Limits and abuse")
     max_body_bytes: int = 16384  # any HTTP body, at the edge (each route may ask less)
+    max_record_bytes: int = 1_048_576  # a game record sent to /api/replay (the one larger body)
+    review_per_min: float = 240.0  # steps of a record one address may ask, sustained
     max_sockets_per_address: int = 64  # open WebSockets of one client address
     hello_timeout_s: float = 10.0  # a socket that has not said hello by then is closed
     max_spectators_per_room: int = 48  # sockets without a seat token; members always get in
@@ -97,7 +99,8 @@ class ServerConfig:
 
 #: The limits' fields and their variables (``DARKCITY_`` + the field's name in capitals).
 _LIMITS: dict[str, type[int] | type[float]] = {
-    "max_body_bytes": int, "max_sockets_per_address": int, "hello_timeout_s": float,
+    "max_body_bytes": int, "max_record_bytes": int, "review_per_min": float,
+    "max_sockets_per_address": int, "hello_timeout_s": float,
     "max_spectators_per_room": int, "max_spectators_per_address": int,
     "max_sockets_per_member": int, "create_per_min": float, "create_burst": int,
     "join_per_min": float, "join_burst": int, "idle_room_s": float, "keep_days": float,

@@ -126,6 +126,16 @@ class JoinRoom(_Strict):
     name: str = Field(min_length=1, max_length=NAME_MAX)
 
 
+class ReviewStep(_Strict):
+    """``POST /api/replay``: a step of a game record (``darkcity-game/1``): the game once
+    night ``night`` was told (0: the free XP written), from ``viewer``'s seat (None: a
+    spectator's)."""
+
+    record: dict[str, Any]
+    night: int = Field(ge=0, le=100_000)
+    viewer: str | None = Field(default=None, min_length=1, max_length=NAME_MAX)
+
+
 class PlayAgain(_Strict):
     """``POST /api/rooms/{code}/again``: the host's seat token."""
 

@@ -40,7 +40,8 @@ export function endPanel() {
     actions.append(el("p", { class: "muted", text: t("The host can start another game with the same seats.") }));
   }
   actions.append(el("a", { class: "button secondary", href: places.home, "data-testid": "back-lobby", text: t("Back to the home page") }),
-    el("a", { class: "button secondary", ...places.record(S.code), download: `darkcity-${S.code}.json`, "data-testid": "record", text: t("Download the game record") }));
+    el("a", { class: "button secondary", ...places.record(S.code), download: `darkcity-${S.code}.json`, "data-testid": "record", text: t("Download the game record") }),
+    el("a", { class: "button secondary", href: places.review(S.code), "data-testid": "review-link", text: t("Step through this game") }));
   box.append(actions, el("p", { class: "muted", "data-testid": "record-about",
     text: t("The game record is a file (JSON) with every card, gesture and decision of this game, to keep or to replay it (darkcity replay FILE).") }));
   return box;

@@ -113,6 +113,7 @@ export function homePage() {
       el("p", { text: t("Friends at a virtual table; the app is the Mayor.") }),
       el("div", { class: "row wrap" }, langSwitch(),
         el("a", { href: "/table", class: "button secondary", "data-testid": "companion-link", text: t("Table companion") }),
+        el("a", { href: "/replay", class: "button secondary", "data-testid": "review-home", text: t("Open a game record") }),
         el("span", { class: "muted", text: t("Playing with real cards? The companion counts and narrates for your table.") }))),
     yourRooms(), el("div", { class: "forms" }, create, join));
 }

@@ -10,4 +10,5 @@ export const places = {
   record: (code) => ({ href: `/api/rooms/${code}/record` }),  // the record's link (or onclick)
   again: null,  // (code) => the new game's code, where "Play again" is not the server's
   follow: (code) => `/r/${encodeURIComponent(code)}`,  // the page of a room
+  review: (code) => (code ? `/replay?room=${encodeURIComponent(code)}` : "/replay"),  // the record viewer
 };
