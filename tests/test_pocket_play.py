@@ -188,7 +188,7 @@ def test_a_phone_passed_from_hand_to_hand_shows_each_person_only_their_own() -> 
         for v in _views(got):
             assert v["viewer"] is None and v["hand"] is None and v["choices"] == []
             view = v
-        if view and view["night"] >= 2 or got["status"] == "over":
+        if (view and view["night"] >= 2) or got["status"] == "over":
             break
         waiting = [n for n in ("Ana", "Bia") if view and n in view["pending"]]
         if waiting:

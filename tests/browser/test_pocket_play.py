@@ -113,6 +113,21 @@ def test_a_solo_game_offline_to_its_victory_resumed_and_its_record_replayed(
                                 capture_output=True, text=True, timeout=120, check=False)
         assert replay.returncode == 0 and replay.stdout.startswith("ok"), replay
 
+        # the game stepped through night by night on the phone (replay.html#CODE)
+        nights = len(json.loads(saved.read_text())["nights"])
+        page.get_by_test_id("review-link").click()
+        engine_ready(page)
+        expect(page.get_by_test_id("review-night")).to_have_text(f"Night 1 of {nights}",
+                                                                  timeout=30_000)
+        expect(page.get_by_test_id("events-1")).to_be_visible()
+        page.screenshot(path=str(artifacts / "pocket-review-en-375.png"), full_page=True)
+        if nights > 1:
+            page.get_by_test_id("review-next").click()
+            expect(page.get_by_test_id("review-night")).to_have_text(f"Night 2 of {nights}")
+        page.go_back()
+        engine_ready(page)
+        page.get_by_test_id("victory").wait_for(timeout=30_000)
+
         # play again: a new game with the same settings, under way at once
         with page.expect_event("load", timeout=60_000):  # (the new game's page, anew)
             page.get_by_test_id("play-again").click()

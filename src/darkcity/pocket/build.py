@@ -7,6 +7,8 @@ What it writes (``docs/pocket.md``)::
     shell.js                both pages' service worker and a new version's news
     play.html, play.js      a game against bots on the phone: the online table's page,
                             its room in the worker (darkcity.pocket.play)
+    replay.html, replay.js  the record viewer: a game record stepped through by the worker
+    engine.js               both pages' worker: requests, the engine's progress
     manifest.webmanifest    the web app manifest (name, icons, colours), for a home screen
     sw.js                   the service worker: every file below kept for offline use, in
                             a cache named by the build's version
@@ -264,7 +266,7 @@ def page_files() -> dict[str, bytes]:
     and play.js (the online table's page, ``static/js/``), everything they import
     (followed through the imports), and the styles."""
     found: dict[str, bytes] = {}
-    todo = ["app.js", "static/table/main.js", "play.js"]
+    todo = ["app.js", "static/table/main.js", "play.js", "replay.js"]
     while todo:
         path = posixpath.normpath(todo.pop())
         if path in found:
@@ -348,8 +350,8 @@ def build_site(out: Path | str, *, base: str = "./", cache: Path | None = None) 
         "__WHEEL__", f"wheels/{wheel.name}").encode()
     shell = (site / "index.html").read_text(encoding="utf-8").replace("__BASE__", base)
     files["index.html"] = shell.encode()
-    files["play.html"] = (site / "play.html").read_text(encoding="utf-8").replace(
-        "__BASE__", base).encode()
+    for page in ("play.html", "replay.html"):
+        files[page] = (site / page).read_text(encoding="utf-8").replace("__BASE__", base).encode()
     # the version: a hash of every file, so that two builds of one checkout agree and
     # any change makes a new cache
     digest = hashlib.sha256()

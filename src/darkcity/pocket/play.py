@@ -26,9 +26,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from darkcity import review
 from darkcity.companion import actions
 from darkcity.companion.actions import Refused
 from darkcity.i18n import msg, negotiate, translator
+from darkcity.record import RecordError
 from darkcity.room import check_name
 from darkcity.room.bots import LEVELS
 from darkcity.room.local import LocalHost, LocalReader
@@ -235,13 +237,25 @@ def op_record(code: str) -> dict[str, Any]:
     return _game(code).host.room.record()
 
 
+def op_review(record: object, night: int, viewer: str | None = None,
+              lang: str | None = None) -> dict[str, Any]:
+    """A step of a game record (:func:`darkcity.review.step`): the record viewer's,
+    replayed by the engine here as the server's ``/api/replay`` does."""
+    try:
+        return review.step(record, night, viewer, translator(_lang(lang) or "en"))
+    except RecordError as e:
+        raise Refused(422, "bad-record", msg(
+            "This is not a game record that can be replayed: {why}", why=e.message)) from None
+
+
 def op_forget(code: str) -> None:
     _games.pop(str(code), None)
 
 
 OPS: Final[dict[str, Callable[..., Any]]] = {
     "create": op_create, "send": op_send, "advance": op_advance, "resume": op_resume,
-    "reopen": op_reopen, "view": op_view, "record": op_record, "forget": op_forget,
+    "reopen": op_reopen, "view": op_view, "review": op_review, "record": op_record,
+    "forget": op_forget,
 }
 
 

@@ -14,79 +14,18 @@ import { startClock } from "./static/js/clock.js";
 import { drawPages, helpKey } from "./static/js/page.js";
 import { langSwitch } from "./static/js/home.js";
 import { offerUpdates } from "./shell.js";
+import { download, listen, onThisPhone, rpc } from "./engine.js";
 
-const here = (p) => new URL(p, document.baseURI).href;
-const NAME_KEY = "darkcity:play:name";
-
-// -- the worker: requests by id, the engine's progress, a game's messages -------------
-const worker = new Worker(here("worker.js"), { type: "module" });
-const waiting = new Map();
-let next = 1;
 let listener = null;  // the game this page shows: { code, onMessage }
 
-// What the worker's refusal codes mean, in the reader's words.
-function said(error) {
-  if (error.code === "storage-full") return t("The phone's storage is full: this move was not saved. Free some space, or delete an old game.");
-  if (error.code === "storage") return t("The phone refused to save: this move was not saved. Try again.");
-  if (error.code === "no-room") return t("There is no room with that code.");
-  return error.message;
-}
-
-class Refused extends Error {
-  constructor(error) { super(said(error)); this.code = error.code; this.status = error.status; }
-}
-
-const stages = {
-  runtime: () => t("Loading the engine: Python…"),
-  wheel: () => t("Loading the engine: the rules…"),
-  import: () => t("Loading the engine: the rules…"),
-  ready: () => t("The engine is ready: everything stays on this phone."),
-};
-function progress(stage, done) {
-  const bar = document.getElementById("engine");
-  bar.querySelector("progress").value = done;
-  bar.querySelector("span").textContent = stages[stage] ? stages[stage]() : "";
-  bar.dataset.stage = stage;
-  bar.classList.toggle("done", stage === "ready");
-}
-
-worker.onmessage = (event) => {
-  const m = event.data;
-  if (m.type === "progress") { progress(m.stage, m.done); return; }
-  if (m.type === "ready") {
-    window.__darkcityEngine = { readyAt: performance.now(), workerMs: m.ms, stages: m.stages };
-    document.documentElement.dataset.engine = "ready";
-    return;
-  }
-  if (m.type === "failed") {
-    document.documentElement.dataset.engine = "failed";
-    document.querySelector("#engine span").textContent = t("The engine could not start: {why}", { why: m.message });
-    return;
-  }
-  // a game's messages, as its socket would send them (the worker saved them first)
-  if (m.type === "play" || m.type === "play-error") {
-    if (!listener || listener.code !== m.code) return;
-    if (m.type === "play") for (const x of m.messages) listener.onMessage(x);
-    else listener.onMessage({ type: "error", code: m.error.code, message: said(m.error) });
-    return;
-  }
-  const done = waiting.get(m.id);
-  if (!done) return;
-  waiting.delete(m.id);
-  if (m.error) done.reject(new Refused(m.error)); else done.resolve(m.value);
-};
-
-const rpc = (op, args) => new Promise((resolve, reject) => {
-  const id = next++;
-  waiting.set(id, { resolve, reject });
-  worker.postMessage({ id, op, args: { ...args, lang: S.lang } });
-});
+const NAME_KEY = "darkcity:play:name";
 
 // -- the transport the online table's page talks to in place of its socket -----------
 const transport = {
   readyState: 3,
   open({ code, lang, onMessage }) {
     listener = { code, onMessage };
+    listen(listener);
     this.readyState = 1;  // (the worker answers in order: what is sent now waits its turn)
     rpc("playOpen", { code, lang }).catch((e) => onMessage({ type: "error", code: e.code, message: e.message }));
   },
@@ -95,27 +34,15 @@ const transport = {
     rpc("playSend", { code: l.code, message: JSON.parse(text) })
       .catch((e) => l.onMessage({ type: "error", code: e.code, message: e.message }));
   },
-  close() { this.readyState = 3; listener = null; },
+  close() { this.readyState = 3; listener = null; listen(null); },
 };
-
-function download(doc, name) {
-  const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 1)], { type: "application/json" }));
-  const a = el("a", { href: url, download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
-}
 
 const saveRecord = (code) => rpc("playRecord", { code })
   .then((doc) => download(doc, `darkcity-${code}.json`), (e) => toast(e.message, "error"));
 
 // Where the online table's page finds what lies outside it: here, this phone.
+onThisPhone();
 Object.assign(places, {
-  online: false,
-  home: "play.html",
-  catalog: (lang) => here(`i18n/${String(lang).toLowerCase().startsWith("pt") ? "pt_BR" : "en"}.json`),
-  meta: async () => (await fetch(here("meta/play.json"))).json(),
   record: (code) => ({ href: "#", onclick: (ev) => { ev.preventDefault(); saveRecord(code); } }),
   again: async (code) => {
     try { return (await rpc("playAgain", { code })).code; } catch (e) { toast(e.message, "error"); return null; }
@@ -244,6 +171,7 @@ function home() {
       el("p", { text: t("On this phone: the app is the Mayor, bots fill the other seats, and nothing leaves the phone.") }),
       el("div", { class: "row wrap" }, langSwitch(),
         el("a", { href: "./", class: "button secondary", "data-testid": "companion-link", text: t("Table companion") }),
+        el("a", { href: "replay.html", class: "button secondary", "data-testid": "review-home", text: t("Open a game record") }),
         el("span", { class: "muted", text: t("Playing with real cards? The companion counts and narrates for your table.") }))),
     savedGames(), el("div", { class: "forms" }, setUp()));
 }

@@ -242,6 +242,9 @@ Object.assign(OPS, {
     await handOn(code, play("send", { code, message, now: Date.now() / 1000 }));
     return { sent: true };
   },
+  async review({ record, night, viewer, lang }) {  // a record viewer's step
+    return play("review", { record, night, viewer, lang });
+  },
   async playView({ code, member, lang }) {  // a phone passed from hand to hand
     if (!live.has(code)) await openGame(code, lang);
     await handOn(code, play("view", { code, member, now: Date.now() / 1000, lang }));

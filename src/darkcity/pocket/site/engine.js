@@ -1,0 +1,98 @@
+// The pocket app's engine for the online table's pages (play.js, replay.js): the Web
+// Worker (worker.js: Pyodide, darkcity's wheel, the games in IndexedDB), its requests
+// by id answered in order, its progress while it loads, and a game's messages.
+import { S } from "./static/js/store.js";
+import { t } from "./static/js/i18n.js";
+import { places } from "./static/js/places.js";
+
+export const here = (p) => new URL(p, document.baseURI).href;
+
+const worker = new Worker(here("worker.js"), { type: "module" });
+const waiting = new Map();
+let next = 1;
+let listener = null;  // the game a page shows: { code, onMessage }
+
+// Where a game's messages go (as its socket would send them): the page's handler.
+export function listen(l) { listener = l; }
+
+// What the worker's refusal codes mean, in the reader's words.
+function said(error) {
+  if (error.code === "storage-full") return t("The phone's storage is full: this move was not saved. Free some space, or delete an old game.");
+  if (error.code === "storage") return t("The phone refused to save: this move was not saved. Try again.");
+  if (error.code === "no-room") return t("There is no room with that code.");
+  return error.message;
+}
+
+class Refused extends Error {
+  constructor(error) { super(said(error)); this.code = error.code; this.status = error.status; }
+}
+
+const stages = {
+  runtime: () => t("Loading the engine: Python…"),
+  wheel: () => t("Loading the engine: the rules…"),
+  import: () => t("Loading the engine: the rules…"),
+  ready: () => t("The engine is ready: everything stays on this phone."),
+};
+function progress(stage, done) {
+  const bar = document.getElementById("engine");
+  bar.querySelector("progress").value = done;
+  bar.querySelector("span").textContent = stages[stage] ? stages[stage]() : "";
+  bar.dataset.stage = stage;
+  bar.classList.toggle("done", stage === "ready");
+}
+
+worker.onmessage = (event) => {
+  const m = event.data;
+  if (m.type === "progress") { progress(m.stage, m.done); return; }
+  if (m.type === "ready") {
+    window.__darkcityEngine = { readyAt: performance.now(), workerMs: m.ms, stages: m.stages };
+    document.documentElement.dataset.engine = "ready";
+    return;
+  }
+  if (m.type === "failed") {
+    document.documentElement.dataset.engine = "failed";
+    document.querySelector("#engine span").textContent = t("The engine could not start: {why}", { why: m.message });
+    return;
+  }
+  // a game's messages, as its socket would send them (the worker saved them first)
+  if (m.type === "play" || m.type === "play-error") {
+    if (!listener || listener.code !== m.code) return;
+    if (m.type === "play") for (const x of m.messages) listener.onMessage(x);
+    else listener.onMessage({ type: "error", code: m.error.code, message: said(m.error) });
+    return;
+  }
+  const done = waiting.get(m.id);
+  if (!done) return;
+  waiting.delete(m.id);
+  if (m.error) done.reject(new Refused(m.error)); else done.resolve(m.value);
+};
+
+export const rpc = (op, args) => new Promise((resolve, reject) => {
+  const id = next++;
+  waiting.set(id, { resolve, reject });
+  worker.postMessage({ id, op, args: { ...args, lang: S.lang } });
+});
+
+// Where the online table's pages find what lies outside them: here, this phone (no
+// server, nobody to invite). A page adds its own (play.js: the record, Play again).
+export function onThisPhone() {
+  Object.assign(places, {
+    online: false,
+    home: "play.html",
+    catalog: (lang) => here(`i18n/${String(lang).toLowerCase().startsWith("pt") ? "pt_BR" : "en"}.json`),
+    meta: async () => (await fetch(here("meta/play.json"))).json(),
+    review: (code) => (code ? `replay.html#${encodeURIComponent(code)}` : "replay.html"),
+  });
+}
+
+// A JSON document saved as a file on the phone (a game record).
+export function download(doc, name) {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 1)], { type: "application/json" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
