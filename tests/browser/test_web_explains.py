@@ -91,9 +91,14 @@ S.fresh = false;
 def routed(page: Any) -> Link:
     """The page's connection made again through a route that can cut it."""
     link = Link(page)
-    page.evaluate("async () => (await import('/static/js/net.js')).reconnect()")
-    for _ in range(100):
-        if link.open:
+    # online again only once the new connection's welcome came: the old one's dot stayed
+    # on meanwhile, and a welcome arriving late (a loaded CI) ended a count made after it
+    page.evaluate("""async () => {
+      (await import('/static/js/store.js')).S.online = false;
+      (await import('/static/js/net.js')).reconnect(); }""")
+    for _ in range(200):
+        if link.open and page.evaluate(
+                "async () => (await import('/static/js/store.js')).S.online"):
             break
         page.wait_for_timeout(100)
     page.wait_for_selector(".bar .dot.on")
