@@ -166,6 +166,15 @@ class Driver:
         self.tap("took-death")
         self.shot("03-death-secret")
         self.tap(f"death-name-{names}", sends=True)
+        self.hand_back()
+
+    def hand_back(self) -> None:
+        """The name written, the phone goes back to the Mayor: nothing of the table nor of
+        the name shows until the Mayor taps to see it again."""
+        self.page.get_by_test_id("panel-hand-back").wait_for()
+        for hidden in ("table-code", "undo", "panel-count", "panel-draft"):
+            expect(self.page.get_by_test_id(hidden)).to_have_count(0)
+        self.tap("hand-back")
 
     def count(self) -> list[float]:
         self.wait_stage("count")

@@ -115,6 +115,7 @@ class PocketDriver(Driver):
         for hidden in ("table-code", "undo", "links", "players-change", "panel-draft"):
             expect(self.page.get_by_test_id(hidden)).to_have_count(0)
         self.tap(f"death-name-{night.gestures[death].names}", sends=True)
+        self.hand_back()
 
     def set_up(self, game: Game) -> None:
         page = self.page

@@ -236,6 +236,9 @@ UI: Final = (
     _("Choose the free XP of {names}."),
     # the pocket app (issue #29): the phone's own engine, its tables, its updates
     _("A new version of the app is ready."),
+    _("Thank you, {player}."),
+    _("Hand the phone back to the Mayor."),
+    _("I am the Mayor: show the table"),
     _("Play against bots on this phone"),
     _("No cards at hand? The app is the Mayor and bots fill the other seats."),
     _("Delete"),

@@ -5,6 +5,16 @@ import { el, button, focusFirst } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./api.js";
 
+// The name written: nothing of it, nor of the table, shows until the Mayor has the
+// phone back and says so.
+export function handBackPanel(S) {
+  return focusFirst(el("section", { class: "panel secret", "data-testid": "panel-hand-back" },
+    el("p", { class: "big", text: t("Thank you, {player}.", { player: S.local.handBack }) }),
+    el("p", { text: t("Hand the phone back to the Mayor.") }),
+    button(t("I am the Mayor: show the table"), () => { S.local = {}; S.render(); },
+      { class: "primary", "data-testid": "hand-back" })), `handback:${S.view.night}`);
+}
+
 export function draftPanel(S, send) {
   const v = S.view;
   const local = S.local;
@@ -28,6 +38,7 @@ export function draftPanel(S, send) {
       el("p", { text: t("Whose name did you write on Death's card?") }),
       el("div", { class: "grid" }, names.map((p) => button(p, () => {
         local.secret = false;
+        local.handBack = last;  // (the phone is still in their hands: handBackPanel)
         send({ type: "drafted", death_names: p });
       }, { "data-testid": `death-name-${p}` }))),
       button(t("Cancel"), () => { local.secret = false; S.render(); }, { class: "small" })), `secret:${v.night}`);

@@ -7,7 +7,7 @@ import { t, setCatalog, L } from "./i18n.js";
 import { api, boot } from "./api.js";
 import { keepAwake } from "../js/wake.js";
 import { setupPage, loadSetup } from "./setup.js";
-import { draftPanel } from "./draft.js";
+import { draftPanel, handBackPanel } from "./draft.js";
 import { countPanel } from "./count.js";
 import { revealPanel, revealDone } from "./reveal.js";
 import { withdrawPanel, withdrawalsDone } from "./withdraw.js";
@@ -223,6 +223,7 @@ function mayorPage() {
   // the phone handed to the last drafter for Death's name: nothing of the table shows,
   // only the question, until the name is tapped or the phone handed back (Cancel)
   if (stage === "draft" && S.local.secret) return [draftPanel(S, send)];
+  if (S.local.handBack) return [handBackPanel(S)];
   const parts = [head, setAside(v)];
   const after = ["withdrawal", "resolution", "journals", "over"].includes(stage);
   // a correction left open while the table changed under it (another device undid the
