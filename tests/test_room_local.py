@@ -200,3 +200,29 @@ def test_a_local_error_names_its_message() -> None:
     (m,) = page.take()
     assert m["ref"] == "r1" and m["message"] == "Espectadores não decidem."  # the reader's
     assert m["msgid"] == "Spectators cannot decide."  # and the message's own id
+
+
+def test_each_bot_seat_plays_a_style_drawn_from_the_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table of bots is not five copies of one mind (issue #32): each bot seat draws a
+    style from the game's seed, shown in the lobby (the seat's tooltip), the same after
+    the room is read back; none before the start."""
+    from darkcity.bots import styles_of
+
+    monkeypatch.setattr("darkcity.room.lobby.secrets.token_hex", lambda n=16: "5eed" * 8)
+    solo = play_solo(stop_after=10)
+    seats = solo.host.room.lobby_public()["seats"]
+    styles = [s["style"] for s in seats if s["kind"] == "bot"]
+    assert len(styles) == 5 and set(styles) <= set(styles_of("heuristic"))
+    assert len(set(styles)) > 1, styles
+    assert all(s.get("style") is None for s in seats if s["kind"] != "bot")
+    row = json.loads(json.dumps(solo.host.store.rows["SOLO"]))
+    decisions = json.loads(json.dumps(solo.host.store.decisions["SOLO"]))
+    again = LocalHost.resume("SOLO", row, decisions, now=solo.host.clock.now + 5)
+    assert [s.get("style") for s in again.room.lobby_public()["seats"]] == \
+        [s.get("style") for s in seats]
+    fresh = LocalHost(RoomConfig(4, "basic", (), "normal", 120.0, 0.5, "en", "random",
+                                 30.0, 0.8), code="NEW", now=0.0)
+    ana, _token = fresh.add_member("Ana")
+    page = fresh.open(ana)
+    fresh.handle(page, {"type": "add_bot", "seat": 1, "level": "heuristic"})
+    assert fresh.room.lobby_public()["seats"][1]["style"] is None  # (drawn at the start)

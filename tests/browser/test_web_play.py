@@ -359,6 +359,11 @@ def test_a_game_told_in_order_to_its_end_and_play_again(
     page.goto(f"{server.base}/r/{code}#token={room['token']}")
     page.wait_for_selector("[data-testid=start]")
     page.click("[data-testid=start]")
+    # each bot plays a style of its own this game, said on its badge (issue #32)
+    page.wait_for_selector("[data-testid=phase]")
+    styled = page.locator(".badge.bot[data-style]")
+    expect(styled).to_have_count(3)
+    assert all(styled.nth(i).get_attribute("title") for i in range(3))
     rng = random.Random(5)
     checked: set[str] = set()
     before: dict[str, str] = {}

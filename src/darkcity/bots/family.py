@@ -51,6 +51,7 @@ from darkcity.decisions import (
     WithdrawalChoice,
     ZombieChoice,
 )
+from darkcity.i18n import _
 from darkcity.night import Gesture
 
 __all__ = ["SEARCHED_ROLES", "STRONG_STYLES", "STYLES", "FamilyBot", "Style", "style_names"]
@@ -125,22 +126,22 @@ class Style:
 
 
 #: The styles a table of bots draws from, a person's habit each (the plain
-#: heuristic is one of them). Each description is English data for a lobby's
-#: tooltip; a face that shows it translates it (it is not in the catalogs yet).
+#: heuristic is one of them). Each description is marked for the catalogs: a face
+#: that shows it (the lobby's and the table's seat tooltip) translates it.
 #: Tuned to the heuristic's strength: each as the single seat among five
 #: heuristics takes 0.98x to 1.06x its fair share (600 games, docs/bots.md).
 STYLES: Final[Mapping[str, Style]] = {s.name: s for s in (
-    Style("plain", "Drafts toward its nearest victory, aims where its role scores."),
-    Style("bold", "Bold: drafts the fighting roles, seldom withdraws.",
+    Style("plain", _("Drafts toward its nearest victory, aims where its role scores.")),
+    Style("bold", _("Bold: drafts the fighting roles, seldom withdraws."),
           rates={Role.VAMPIRE: 1.2, Role.WEREWOLF: 1.2, Role.HUNTER: 1.2, Role.ZOMBIE: 1.15,
                  Role.PRIEST: 0.9}, flee=-0.03),
-    Style("cautious", "Cautious: drafts the Priest and withdraws at a threat.",
+    Style("cautious", _("Cautious: drafts the Priest and withdraws at a threat."),
           rates={Role.PRIEST: 1.2, Role.DEVIL: 0.8}, flee=0.04),
-    Style("leader-hunter", "Leader-hunter: aims at whoever is closest to a victory.",
+    Style("leader-hunter", _("Leader-hunter: aims at whoever is closest to a victory."),
           hunt_leader=0.7),
-    Style("bluffer", "Bluffer: loves the Devil and its disguises, hard to read.",
+    Style("bluffer", _("Bluffer: loves the Devil and its disguises, hard to read."),
           rates={Role.DEVIL: 1.4}, bluff=0.3, temperature=0.03),
-    Style("guardian-lover", "Guardian-lover: drafts the Priest whenever it can.",
+    Style("guardian-lover", _("Guardian-lover: drafts the Priest whenever it can."),
           rates={Role.PRIEST: 1.5, Role.HUNTER: 0.9}),
 )}
 

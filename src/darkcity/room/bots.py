@@ -12,12 +12,12 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from darkcity.bots import Bot, Observation, bot_names, make_bot
+from darkcity.bots import Bot, Observation, bot_names, draw_style, make_bot
 from darkcity.decisions import Decision
 from darkcity.game import Game
 from darkcity.i18n import Message, _
 
-__all__ = ["LEVELS", "LEVEL_WORDS", "bot_decision", "level_word", "new_bot"]
+__all__ = ["LEVELS", "LEVEL_WORDS", "bot_decision", "level_word", "new_bot", "seat_style"]
 
 #: The levels a host may choose, weakest first.
 LEVELS: Final = bot_names()
@@ -32,9 +32,17 @@ def level_word(level: str) -> Message:
     return Message(LEVEL_WORDS.get(level, level))
 
 
-def new_bot(level: str, rng: random.Random) -> Bot:
-    """A bot of ``level`` with its own stream of chance."""
-    return make_bot(level, rng)
+def new_bot(level: str, rng: random.Random, style: str | None = None) -> Bot:
+    """A bot of ``level`` (in ``style``: None, the level's reference mind) with its own
+    stream of chance."""
+    return make_bot(level, rng, style=style)
+
+
+def seat_style(seed: str, seat: int, level: str) -> str | None:
+    """The style the bot in ``seat`` plays this game with (issue #32: a table of bots is
+    not five copies of one mind), drawn from the game's seed, so a restart, a worker
+    process and a replay all find the same one; None where ``level`` has no styles."""
+    return draw_style(level, random.Random(f"{seed}:style:{seat}"))
 
 
 def bot_decision(bot: Bot, game: Game, player: str) -> Decision:

@@ -76,7 +76,7 @@ class RoomClock(Driver):
                 seat = seats[p]
                 due = self.bot_due.get(p)
                 if seat in self.bots and due is not None and now >= due:
-                    acted = self._bot(p, self.bots[seat], "bot")
+                    acted = self._bot(p, self.bots[seat], "bot", style=self.style_of(seat))
                     if acted:
                         break
                     continue
@@ -114,24 +114,26 @@ class RoomClock(Driver):
         return any(now - t >= grace for t in self.away.values())
 
     def _bot(self, player: str, level: str, source: str,
-             notice: Message | None = None) -> bool:
-        """A bot of ``level`` decides for ``player``: at once on the loop (True: the
-        decision is applied), or in the room's worker pool (False: it lands later)."""
+             notice: Message | None = None, style: str | None = None) -> bool:
+        """A bot of ``level`` (in ``style``: a seated bot's) decides for ``player``: at
+        once on the loop (True: the decision is applied), or in the room's worker pool
+        (False: it lands later)."""
         game = self.game
         assert game is not None
         if self.pool is not None:
-            self._think(player, level, source, notice)
+            self._think(player, level, source, notice, style)
             return False
         bot = self.robots.get((player, level))
         if bot is None:
             bot = self.robots[(player, level)] = new_bot(
-                level, bot_rng(self.seed or "", f"{player}:{level}:{self.seq}"))
+                level, bot_rng(self.seed or "", f"{player}:{level}:{self.seq}"), style)
         if notice is not None:
             self.notice(notice)
         self._commit(bot_decision(bot, game, player), source)
         return True
 
-    def _think(self, player: str, level: str, source: str, notice: Message | None) -> None:
+    def _think(self, player: str, level: str, source: str, notice: Message | None,
+               style: str | None = None) -> None:
         """Ask the worker pool; the answer is applied only if the game is still where it
         was asked (``verify``), else dropped and asked again at the next tick."""
         game, pool = self.game, self.pool
@@ -139,7 +141,7 @@ class RoomClock(Driver):
         dp = game.decision_point().id
         self.thinking[player] = dp
         req = Request(self.code, self.seed or "", self.players, self.config.deck,
-                      self.config.cards, tuple(self.history), player, level)
+                      self.config.cards, tuple(self.history), player, level, style)
 
         def landed(doc: dict[str, Any] | None) -> None:
             if self.thinking.get(player) != dp:

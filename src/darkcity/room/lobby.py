@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from darkcity.deck import DeckError
 from darkcity.game import Game
 from darkcity.i18n import Message, msg
-from darkcity.room.bots import LEVELS
+from darkcity.room.bots import LEVELS, seat_style
 from darkcity.room.common import Refusal, token_hash
 from darkcity.room.names import BadName, clean_name, name_key
 from darkcity.room.ports import Reader
@@ -128,6 +128,13 @@ class Lobby(RoomState):
     def free_seats(self) -> list[int]:
         taken = set(self.seated()) | set(self.bots)
         return [i for i in range(self.config.players) if i not in taken]
+
+    def style_of(self, seat: int) -> str | None:
+        """The style of the bot in ``seat`` this game (None before the start, or where
+        its level has none): drawn from the seed, the same after a restart."""
+        if not self.seed or seat not in self.bots:
+            return None
+        return seat_style(self.seed, seat, self.bots[seat])
 
     def bot_names(self) -> dict[int, str]:
         """seat -> the bot's name (lobby); after the start, the fixed names."""
@@ -277,7 +284,8 @@ class Lobby(RoomState):
             m = seated.get(s)
             if s in self.bots:
                 seats.append({"seat": s, "kind": "bot", "name": bots[s], "level": self.bots[s],
-                              "member": None, "online": True, "host": False})
+                              "style": self.style_of(s), "member": None, "online": True,
+                              "host": False})
             elif m is not None:
                 seats.append({"seat": s, "kind": "human", "name": m.name, "level": None,
                               "member": m.id, "online": m.id in online,

@@ -150,6 +150,7 @@ class Request:
     decisions: tuple[dict[str, Any], ...]  # every decision stored, in order
     player: str
     level: str
+    style: str | None = None  # a seated bot's style (room.bots.seat_style); None: a timeout's
 
 
 class Thinker(Protocol):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Final
 
+from darkcity.bots.family import STYLES
 from darkcity.cast import CAST, PANEL, Effect, Line, Role
 from darkcity.companion.setup import PRESET_TITLES
 from darkcity.deck import PRESETS
@@ -410,6 +411,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
     "paces": {"relaxed": _("relaxed"), "normal": _("normal"), "fast": _("fast"),
               "custom": _("custom")},
     "levels": {"random": _("random"), "heuristic": _("heuristic"), "strong": _("strong")},
+    # a bot seat's style, in its seat's tooltip (bots/family.py marks each description)
+    "styles": {name: style.description for name, style in STYLES.items()},
     "conditions": {"six-roles": _("1 XP in six rows"), "eight-xp": _("8 XP in all"),
                    "three-pairs": _("2 XP in three rows"), "four-in-one": _("4 XP in one row")},
     "steps": {"end": _("end of the night")},

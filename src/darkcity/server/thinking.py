@@ -84,7 +84,7 @@ def think(req: Request) -> dict[str, Any]:
     bot = table.bots.get(key)
     if bot is None:
         bot = table.bots[key] = new_bot(req.level, bot_rng(
-            req.seed, f"{req.player}:{req.level}:{len(req.decisions)}"))
+            req.seed, f"{req.player}:{req.level}:{len(req.decisions)}"), req.style)
     return decision_to_dict(bot_decision(bot, table.game, req.player))
 
 

@@ -3,14 +3,14 @@ import { S, me, isHost } from "./store.js";
 import { t, word, role } from "./i18n.js";
 import { el, invite, canShare } from "./dom.js";
 import { send } from "./net.js";
-import { circle, badge } from "./table.js";
+import { circle, badge, botBadge } from "./table.js";
 import { joinPanel } from "./join.js";
 import { CONDITIONS, openHelp } from "./help.js";
 
 function seatNode(s) {
   const mine = me();
   const kids = [el("div", { class: "seatname", text: s.name || t("Free seat") })];
-  if (s.kind === "bot") kids.push(badge(t("bot: {level}", { level: word("levels", s.level) })));
+  if (s.kind === "bot") kids.push(botBadge(badge(t("bot: {level}", { level: word("levels", s.level) })), s));
   if (mine && mine.seat === s.seat) kids.push(badge(t("you"), "you"));  // (as in the game)
   if (s.host) kids.push(badge(t("host"), "host"));
   if (s.kind === "human" && !s.online) kids.push(badge(t("away"), "away"));

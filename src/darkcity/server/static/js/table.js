@@ -23,6 +23,17 @@ export function circle(nodes, center, arrows) {
 
 export function badge(text, kind) { return el("span", { class: `badge ${kind || ""}`, text }); }
 
+// A bot's badge says, on hover or a long press, the style it plays this game with (a
+// table of bots is not five copies of one mind: bots/family.py).
+export function botBadge(b, seat) {
+  if (seat && seat.style) {
+    b.title = word("styles", seat.style);
+    b.dataset.style = seat.style;
+    b.setAttribute("aria-label", `${b.textContent}: ${b.title}`);
+  }
+  return b;
+}
+
 // The game's seats: name, badges (explained in the help), XP, decided, card, gesture.
 export function gameSeats() {
   const V = S.view;
@@ -44,7 +55,7 @@ export function gameSeats() {
     if (V.mayor === s.name) badges.push(badge(t("first active"), "mayor"));
     if (V.active === s.name && V.phase !== "over") badges.push(badge(t("active"), "active"));
     if (mine) badges.push(badge(t("you"), "you"));
-    if (L.kind === "bot") badges.push(badge(t("bot"), "bot"));
+    if (L.kind === "bot") badges.push(botBadge(badge(t("bot"), "bot"), L));
     if (L.kind === "human" && !L.online) badges.push(badge(t("away"), "away"));
     if (V.blind_pick === s.name && inNight) badges.push(badge(t("face-down card"), "blind"));
     const sx = near.get(s.name);
