@@ -103,7 +103,9 @@ function noticesPanel() {
 function panels(V) {
   const story = storyPanel();
   const first = ["draft", "over"].includes(V.phase) && S.history.length ? [story, decisionPanel()] : [decisionPanel(), story];
-  return [awayPanel(), first[0], first[1], yourCard(), journalPanel(), noticesPanel(), leavePanel(), chatPanel()].filter((x, i, all) => x && all.indexOf(x) === i);
+  // (a game on one phone has nobody to chat with: the chat is the online table's)
+  return [awayPanel(), first[0], first[1], yourCard(), journalPanel(), noticesPanel(), leavePanel(),
+    places.online ? chatPanel() : null].filter((x, i, all) => x && all.indexOf(x) === i);
 }
 
 function gameView() {
