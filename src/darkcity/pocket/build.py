@@ -8,6 +8,7 @@ What it writes (``docs/pocket.md``)::
     play.html, play.js      a game against bots on the phone: the online table's page,
                             its room in the worker (darkcity.pocket.play)
     replay.html, replay.js  the record viewer: a game record stepped through by the worker
+                            (both pages written from site/page.html)
     engine.js               both pages' worker: requests, the engine's progress
     manifest.webmanifest    the web app manifest (name, icons, colours), for a home screen
     sw.js                   the service worker: every file below kept for offline use, in
@@ -350,8 +351,9 @@ def build_site(out: Path | str, *, base: str = "./", cache: Path | None = None) 
         "__WHEEL__", f"wheels/{wheel.name}").encode()
     shell = (site / "index.html").read_text(encoding="utf-8").replace("__BASE__", base)
     files["index.html"] = shell.encode()
-    for page in ("play.html", "replay.html"):
-        files[page] = (site / page).read_text(encoding="utf-8").replace("__BASE__", base).encode()
+    page = (site / "page.html").read_text(encoding="utf-8").replace("__BASE__", base)
+    for name, script in (("play.html", "play.js"), ("replay.html", "replay.js")):
+        files[name] = page.replace("__SCRIPT__", script).encode()
     # the version: a hash of every file, so that two builds of one checkout agree and
     # any change makes a new cache
     digest = hashlib.sha256()

@@ -6,13 +6,13 @@
 // or a closed app goes on where it stopped. Without a game in the address (#CODE) the
 // page sets one up and lists the games kept on this phone.
 import { S, update } from "./static/js/store.js";
-import { t, role, word, firstLanguage, loadLang } from "./static/js/i18n.js";
+import { t, word, firstLanguage, loadLang } from "./static/js/i18n.js";
 import { el, toast } from "./static/js/dom.js";
 import { places } from "./static/js/places.js";
 import { connect, useLocal } from "./static/js/net.js";
 import { startClock } from "./static/js/clock.js";
 import { drawPages, helpKey } from "./static/js/page.js";
-import { langSwitch } from "./static/js/home.js";
+import { deckFields, langSwitch } from "./static/js/home.js";
 import { offerUpdates } from "./shell.js";
 import { download, listen, onThisPhone, rpc } from "./engine.js";
 
@@ -83,25 +83,7 @@ function setUp() {
       others.append(row);
       input.focus();
     } });
-  const deck = el("select", { "data-testid": "deck" });
-  const cast = el("fieldset", { class: "cast hidden", "data-testid": "custom-cast" },
-    el("legend", { text: t("Custom cast") }),
-    S.meta.box.map((k, i) => {
-      const [r, ed, g] = k.split(":");
-      return el("label", { class: "castcard", for: `cast-${i}` }, el("input", { type: "checkbox", value: k, id: `cast-${i}` }),
-        ` ${role(r)} · ${word("editions", ed)} · ${word("genders", g)}`);
-    }));
-  function fillDecks() {
-    const n = Number(players.value), was = deck.value;  // (kept while still offered)
-    deck.replaceChildren(...S.meta.presets.filter((p) => p.min <= n && n <= p.max)
-      .map((p) => el("option", { value: p.name, text: word("presets", p.name) })),
-    el("option", { value: "custom", text: t("Custom cast") }));
-    if ([...deck.options].some((o) => o.value === was)) deck.value = was;
-    cast.classList.toggle("hidden", deck.value !== "custom");
-  }
-  fillDecks();
-  players.addEventListener("change", fillDecks);
-  deck.addEventListener("change", () => cast.classList.toggle("hidden", deck.value !== "custom"));
+  const deck = deckFields(players);
   const level = el("select", { "data-testid": "level" },
     S.meta.levels.map((k) => el("option", { value: k, text: word("levels", k), selected: k === "heuristic" })));
   const pace = el("select", { "data-testid": "pace" },
@@ -114,8 +96,7 @@ function setUp() {
     const names = [name.value, ...[...others.querySelectorAll("input")].map((i) => i.value)];
     const body = { players: Number(players.value), level: level.value, pace: pace.value };
     if (names.length > 1) body.names = names; else body.name = name.value;
-    if (deck.value === "custom") body.cards = [...cast.querySelectorAll("input:checked")].map((i) => i.value);
-    else body.deck = deck.value;
+    deck.into(body);
     start.disabled = true;
     try {
       const r = await rpc("playCreate", { body });
@@ -132,7 +113,7 @@ function setUp() {
   el("h2", { id: "create-h", text: t("Play against bots") }),
   field("name", t("Your name"), name), others, morePeople,
   el("p", { class: "muted", text: t("Friends beside you? Add them: the phone is passed from hand to hand, and each sees only their own cards.") }),
-  field("players", t("Players"), players), field("deck", t("Deck"), deck), cast,
+  field("players", t("Players"), players), field("deck", t("Deck"), deck.select), deck.cast,
   field("level", t("Bots' level"), level), field("pace", t("Pace"), pace), error, start);
 }
 

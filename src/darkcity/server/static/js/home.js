@@ -52,9 +52,11 @@ function yourRooms() {
   return box;
 }
 
-export function homePage() {
-  const players = el("input", { type: "number", min: 4, max: 8, value: 6, "data-testid": "players" });
-  const deck = el("select", { "data-testid": "deck" });
+// A game's deck as a set-up asks it (a room's here, a game on a phone's in the pocket
+// app's play.js): the presets for the number of ``players``, or a custom cast from the
+// box. ``into(body)`` writes the choice as the room's settings take it (deck or cards).
+export function deckFields(players) {
+  const select = el("select", { "data-testid": "deck" });
   const cast = el("fieldset", { class: "cast hidden", "data-testid": "custom-cast" },
     el("legend", { text: t("Custom cast") }),
     S.meta.box.map((k, i) => {
@@ -62,17 +64,29 @@ export function homePage() {
       return el("label", { class: "castcard", for: `cast-${i}` }, el("input", { type: "checkbox", value: k, id: `cast-${i}` }),
         ` ${role(r)} · ${word("editions", ed)} · ${word("genders", g)}`);
     }));
-  function fillDecks() {
-    const n = Number(players.value), was = deck.value;  // (kept while still offered)
-    deck.replaceChildren(...S.meta.presets.filter((p) => p.min <= n && n <= p.max)
+  function fill() {
+    const n = Number(players.value), was = select.value;  // (kept while still offered)
+    select.replaceChildren(...S.meta.presets.filter((p) => p.min <= n && n <= p.max)
       .map((p) => el("option", { value: p.name, text: word("presets", p.name) })),
     el("option", { value: "custom", text: t("Custom cast") }));
-    if ([...deck.options].some((o) => o.value === was)) deck.value = was;
-    cast.classList.toggle("hidden", deck.value !== "custom");
+    if ([...select.options].some((o) => o.value === was)) select.value = was;
+    cast.classList.toggle("hidden", select.value !== "custom");
   }
-  fillDecks();
-  players.addEventListener("change", fillDecks);
-  deck.addEventListener("change", () => cast.classList.toggle("hidden", deck.value !== "custom"));
+  fill();
+  players.addEventListener("change", fill);
+  select.addEventListener("change", () => cast.classList.toggle("hidden", select.value !== "custom"));
+  return {
+    select, cast,
+    into(body) {
+      if (select.value === "custom") body.cards = [...cast.querySelectorAll("input:checked")].map((i) => i.value);
+      else body.deck = select.value;
+    },
+  };
+}
+
+export function homePage() {
+  const players = el("input", { type: "number", min: 4, max: 8, value: 6, "data-testid": "players" });
+  const deck = deckFields(players);
   const pace = el("select", { "data-testid": "pace" },
     Object.keys(S.meta.paces).map((k) => el("option", { value: k, text: word("paces", k), selected: k === "normal" })));
   const level = el("select", { "data-testid": "timeout-level" },
@@ -84,13 +98,12 @@ export function homePage() {
   const create = el("form", { class: "card", "data-testid": "create-form", "aria-labelledby": "create-h", onsubmit: async (ev) => {
     ev.preventDefault();
     const body = { name: name.value, players: Number(players.value), pace: pace.value, lang: lang.value, timeout_level: level.value };
-    if (deck.value === "custom") body.cards = [...cast.querySelectorAll("input:checked")].map((i) => i.value);
-    else body.deck = deck.value;
+    deck.into(body);
     const r = await post("/api/rooms", body);
     if (r) enter(r);
   } },
   el("h2", { id: "create-h", text: t("Create a room") }),
-  field("name", t("Your name"), name), field("players", t("Players"), players), field("deck", t("Deck"), deck), cast,
+  field("name", t("Your name"), name), field("players", t("Players"), players), field("deck", t("Deck"), deck.select), deck.cast,
   field("pace", t("Pace"), pace), field("room-lang", t("Language"), lang),
   field("level", t("A player who runs out of time is played by a bot of level"), level),
   el("button", { type: "submit", "data-testid": "create", text: t("Create room") }));
