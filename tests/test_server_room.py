@@ -42,6 +42,7 @@ class Store:
 class Reader:
     def __init__(self):
         self.member, self.t, self.nights_sent, self.acks = None, translator("pt_BR"), 0, []
+        self.keeps, self.held = False, None
         self.sent = []
 
     def send(self, message):

@@ -56,6 +56,7 @@ __all__ = [
     "SeatView",
     "View",
     "card_view",
+    "fields_to_dict",
     "view",
 ]
 
@@ -168,21 +169,14 @@ class View:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data (new lists and dicts every call: the caller's to change)."""
-        return {
-            "viewer": self.viewer, "players": list(self.players), "mayor": self.mayor,
-            "night": self.night, "phase": self.phase, "active": self.active,
-            "decision_id": self.decision_id, "required": list(self.required),
-            "pending": list(self.pending), "journal_roles": list(self.journal_roles),
-            "death_in_play": self.death_in_play, "blind_pick": self.blind_pick,
-            "seats": [_seat_dict(s) for s in self.seats],
-            "hand": None if self.hand is None else [_card_dict(c) for c in self.hand],
-            "received": [_card_dict(c) for c in self.received],
-            "choices": [_plain(c) for c in self.choices],
-            "narration": [_event_dict(e) for e in self.narration],
-            "fates_so_far": [[p, f] for p, f in self.fates_so_far],
-            "history": [_night_dict(n) for n in self.history],
-            "winners": list(self.winners),
-        }
+        return {name: plain(getattr(self, name)) for name, plain in _FIELD_PLAIN.items()}
+
+
+def fields_to_dict(part: Mapping[str, Any]) -> dict[str, Any]:
+    """Some of a :class:`View`'s fields (name to value, as ``getattr`` gives them) as
+    plain JSON data, each as :meth:`View.to_dict` has it: a ``state`` message that
+    leaves out the fields its reader holds (``room/broadcast.py``)."""
+    return {name: _FIELD_PLAIN[name](value) for name, value in part.items()}
 
 
 def _plain(x: object) -> Any:
@@ -236,6 +230,30 @@ def _night_dict(n: NightView) -> dict[str, Any]:
         "events": [_event_dict(e) for e in n.events],
         "winners": list(n.winners),
     }
+
+
+def _same(x: Any) -> Any:
+    return x
+
+
+def _listed(x: Any) -> Any:
+    return list(x)
+
+
+#: Each field of a :class:`View` and how it is written as plain JSON data.
+_FIELD_PLAIN: Final[Mapping[str, Callable[[Any], Any]]] = MappingProxyType({
+    "viewer": _same, "players": _listed, "mayor": _same, "night": _same, "phase": _same,
+    "active": _same, "decision_id": _same, "required": _listed, "pending": _listed,
+    "journal_roles": _listed, "death_in_play": _same, "blind_pick": _same,
+    "seats": lambda seats: [_seat_dict(s) for s in seats],
+    "hand": lambda hand: None if hand is None else [_card_dict(c) for c in hand],
+    "received": lambda cards: [_card_dict(c) for c in cards],
+    "choices": lambda choices: [_plain(c) for c in choices],
+    "narration": lambda events: [_event_dict(e) for e in events],
+    "fates_so_far": lambda fates: [[p, f] for p, f in fates],
+    "history": lambda nights: [_night_dict(n) for n in nights],
+    "winners": _listed,
+})
 
 
 def _new_card_view(card: Card) -> CardView:

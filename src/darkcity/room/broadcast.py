@@ -5,8 +5,8 @@ few messages, acknowledgements first.
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
+from dataclasses import fields, replace
+from typing import Any, Final
 
 from darkcity.decisions import decision_to_dict
 from darkcity.game import Game, restore
@@ -32,6 +32,7 @@ class Broadcaster(Lobby):
         if member is not None:
             self.away.pop(member.id, None)
         conn.nights_sent = 0
+        conn.held = None  # its first state is whole
         # one message: who you are, the table as it is now (you included), the chat and,
         # in a game, your view of it (the ``state`` a connection's first message holds)
         welcome = {**self.welcome(conn), "lobby": self.lobby_public(),
@@ -260,9 +261,43 @@ class Broadcaster(Lobby):
         since = conn.nights_sent + 1
         v = _localize(view(game, player, since=since), game, conn.t)
         conn.nights_sent = len(game.nights)
-        return {"type": "state", "view": v, "deadline": self.deadline,
-                "server_time": self.clock(), "counting": self.reveal_at,
-                "seq": self.seq, "standing": standing(v, conn.t)}
+        stand = standing(v, conn.t)
+        message: dict[str, Any] = {
+            "type": "state", "view": v, "deadline": self.deadline,
+            "server_time": self.clock(), "counting": self.reveal_at, "seq": self.seq,
+            "standing": stand}
+        held, conn.held = conn.held, (v, stand)
+        if conn.keeps and held is not None:
+            _leave_out_held(message, v, stand, held)
+        return message
+
+
+#: The fields of a view a state may leave out when its reader holds them as they are:
+#: all but ``history``, which is already only the nights the reader lacks.
+_KEEPABLE: Final = tuple(f.name for f in fields(View) if f.name != "history")
+
+
+def _leave_out_held(message: dict[str, Any], v: View, stand: Any,
+                    held: tuple[View, Any]) -> None:
+    """``message`` with only what changed since the reader's last state (issue #33: at a
+    table most of a view repeats the last one, its seats and standing above all): the
+    view's fields equal to the ones it holds, and the standing if equal, are left out and
+    named in ``kept``. The reader holds exactly what it was last sent: its socket
+    delivers in order, and a new connection starts again from a whole state."""
+    old, old_stand = held
+    kept = [name for name in _KEEPABLE
+            if (a := getattr(v, name)) is (b := getattr(old, name)) or a == b]
+    if not kept:
+        return
+    keep = set(kept)
+    message["view"] = {name: getattr(v, name) for name in _FIELDS if name not in keep}
+    if stand == old_stand:
+        del message["standing"]
+        kept.append("standing")
+    message["kept"] = kept
+
+
+_FIELDS: Final = tuple(f.name for f in fields(View))
 
 
 def _localize(v: View, game: Game, t: Translator) -> View:

@@ -34,7 +34,7 @@ from darkcity.room import Member, Room, RoomConfig
 from darkcity.room.common import Refusal
 from darkcity.room.ports import RoomWindows, Superseded, Windows
 from darkcity.room.restore import restore
-from darkcity.views import View
+from darkcity.views import View, fields_to_dict
 
 __all__ = ["LocalClock", "LocalHost", "LocalReader", "MemoryStore", "plain"]
 
@@ -50,6 +50,8 @@ def plain(message: dict[str, Any]) -> dict[str, Any]:
     v = message.get("view")
     if isinstance(v, View):
         message = {**message, "view": v.to_dict()}
+    elif isinstance(v, dict) and "kept" in message:  # the fields a reader lacked
+        message = {**message, "view": fields_to_dict(v)}
     state = message.get("state")
     if isinstance(state, dict):
         message = {**message, "state": plain(state)}
@@ -151,6 +153,8 @@ class LocalReader:
         self.member: int | None = None
         self.t: Translator = translator(lang)
         self.nights_sent = 0  # finished nights this reader already holds
+        self.keeps = False  # sent whole states (a hello with ``kept``: what changed only)
+        self.held: tuple[View, Any] | None = None  # the last state sent: view, standing
         self.acks: list[dict[str, Any]] = []  # its decisions stored, not yet acknowledged
         self.outbox: list[dict[str, Any]] = []
         self._clock = clock

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from darkcity.i18n import Message, Translator
+from darkcity.views import View
 
 __all__ = ["NO_TIMERS", "Reader", "Request", "RoomStore", "RoomWindows", "Scheduler",
            "Superseded", "Thinker", "Timer", "Timers", "Windows"]
@@ -90,6 +91,10 @@ class Reader(Protocol):
     t: Translator
     nights_sent: int  # finished nights this reader already holds
     acks: list[dict[str, Any]]  # its decisions stored, not yet acknowledged
+    #: the reader asked for states that leave out what it holds (``hello``'s ``kept``)
+    keeps: bool
+    #: the last state it was sent, as it holds it: (its view, its standing)
+    held: tuple[View, Any] | None
 
     def send(self, message: dict[str, Any]) -> None:
         """Hand the reader a message (an acknowledgement due rides on it)."""

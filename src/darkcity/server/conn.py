@@ -14,6 +14,7 @@ from typing import Any, Final
 from darkcity.i18n import Message, Translator, translator
 from darkcity.room.local import plain  # a message as the client receives it
 from darkcity.server.protocol import unfold
+from darkcity.views import View
 
 __all__ = ["Conn", "plain"]
 
@@ -28,6 +29,8 @@ class Conn:
         self.t: Translator = translator(lang)
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(queue_size)
         self.nights_sent = 0  # finished nights this reader already holds
+        self.keeps = False  # sent whole states (a hello with ``kept``: what changed only)
+        self.held: tuple[View, Any] | None = None  # the last state sent: view, standing
         self.dropped = False
         self.opened = time.monotonic()
         self.sent: list[dict[str, Any]] | None = None  # tests: record every message

@@ -26,6 +26,7 @@ __all__ = [
     "Stand",
     "Start",
     "ValidationError",
+    "Whole",
     "parse_client_message",
     "unfold",
 ]
@@ -41,6 +42,9 @@ class Hello(_Strict):
     type: Literal["hello"]
     token: str | None = Field(default=None, max_length=64)
     lang: str | None = Field(default=None, max_length=16)
+    #: states may leave out the view's fields the client holds as they are, named in
+    #: the state's ``kept`` (the connection's first state is whole)
+    kept: bool = False
 
 
 class Ping(_Strict):
@@ -152,3 +156,31 @@ def unfold(message: dict[str, Any]) -> list[dict[str, Any]]:
         return [message]
     return [message, *(x for x in (message.get("state"), message.get("count"))
                        if isinstance(x, dict))]
+
+
+class Whole:
+    """A client's side of the hello's ``kept``: the last state it received, whole, and
+    each new state completed from it (the fields named in its ``kept`` are the last
+    state's). Fresh for each connection: its first state is whole."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, Any] | None = None
+
+    def take(self, state: dict[str, Any]) -> dict[str, Any]:
+        """``state`` whole: ``ValueError`` for one that names fields this client never
+        received (a server's fault, said rather than shown as a broken table)."""
+        kept = state.get("kept")
+        if kept:
+            last = self.last
+            if last is None:
+                raise ValueError("a state that keeps fields came first on its connection")
+            view = dict(state["view"])
+            state = {k: v for k, v in state.items() if k != "kept"}
+            for name in kept:
+                if name == "standing":
+                    state["standing"] = last["standing"]
+                else:
+                    view[name] = last["view"][name]
+            state["view"] = view
+        self.last = state
+        return state

@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 import websockets
 
-from darkcity.server.protocol import unfold
+from darkcity.server.protocol import Whole, unfold
 
 __all__ = ["ScriptedPlayer", "create_room", "join_room", "unfold"]
 
@@ -98,7 +98,8 @@ class ScriptedPlayer:
         sent: dict[str, float] = {}
         made = 0
         reveal_at: float | None = None  # when the Mayor's count ends (server clock)
-        await ws.send(json.dumps({"type": "hello", "token": self.token}))
+        whole = Whole()  # (the states leave out what this client holds)
+        await ws.send(json.dumps({"type": "hello", "token": self.token, "kept": True}))
         if start:
             await ws.send(json.dumps({"type": "start"}))
         async for raw in ws:
@@ -132,7 +133,7 @@ class ScriptedPlayer:
                 if reveal_at is not None:  # the reveal, late by this (one clock: loopback)
                     self.reveals.append(time.time() - reveal_at)
                     reveal_at = None
-                v = m["view"]
+                v = whole.take(m)["view"]
                 self.view = v
                 if v["phase"] == "over":
                     self.over = True

@@ -164,6 +164,7 @@ def _handle(room: Room, conn: Conn, text: str, session: _Session) -> None:
                 raise Refusal("hello-twice", msg("You have already said hello."))
             if m.lang:
                 conn.t = translator(negotiate(m.lang) or "en")
+            conn.keeps = m.kept
             member = room.member_by_token(m.token) if m.token else None
             if m.token and member is None:
                 conn.error("bad-token", msg("That seat link is not valid here; you are "

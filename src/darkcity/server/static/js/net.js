@@ -24,6 +24,7 @@ export function useLocal(transport) { local = transport; }
 
 function connectLocal() {
   S.attempts += 1;
+  got = null;
   S.history = [];
   S.fresh = true;
   S.ws = local;  // (send() below: its readyState is 1 while the room is open)
@@ -41,8 +42,9 @@ export function connect() {
   ws.onopen = () => {
     readMeta();
     S.history = [];
+    got = null;  // (this connection's first state is whole)
     S.fresh = true;  // the first state of a connection is shown, not told again
-    ws.send(JSON.stringify({ type: "hello", token: S.token, lang: S.lang }));
+    ws.send(JSON.stringify({ type: "hello", token: S.token, lang: S.lang, kept: true }));
     ping();
   };
   ws.binaryType = "arraybuffer";  // the server sends UTF-8 JSON in binary frames
@@ -155,6 +157,34 @@ function newLobby(lobby) {
   S.lobby = lobby;
 }
 
+// The last state this connection received, whole and untouched (a progress changes
+// S.view in place). Said "kept: true" in its hello, the server leaves out of a state
+// the view's fields (and the standing) that are as in the last one, and names them in
+// its "kept": they are taken from here.
+let got = null;
+
+function whole(m) {
+  if (m.kept) {
+    if (!got) return null;  // (never: a connection's first state is whole)
+    const view = { ...m.view };
+    let standing = m.standing;
+    for (const k of m.kept) {
+      if (k === "standing") standing = got.standing;
+      else view[k] = got.view[k];
+    }
+    m = { ...m, view, standing };
+  }
+  got = structuredClone({ view: m.view, standing: m.standing });
+  return m;
+}
+
+function takeState(m) {
+  const state = whole(m);
+  if (state) newState(state);
+  else reconnect();  // a state with nothing to complete it: a whole one is asked for
+  return Boolean(state);
+}
+
 function onMessage(m) {
   // a decision's acknowledgement rides on the decider's next state, count or progress
   // (or comes alone as an "ack"): the wait for it ends
@@ -167,7 +197,7 @@ function onMessage(m) {
       S.member = m.member; S.online = true; S.lost = false; S.retry = 0;
       if (m.lines) S.chat = m.lines;
       if (m.played_away) S.back = [...(S.back || []), ...m.played_away];  // (js/back.js)
-      if (m.state) newState(m.state);
+      if (m.state && !takeState(m.state)) return;
       // arrived during "1, 2, 3, now!" (a reload): the table as it was before the count,
       // the beats left, and what this reader chose if theirs closed the phase
       if (m.count) startCount(m.count);
@@ -175,7 +205,7 @@ function onMessage(m) {
       break;
     case "pong": S.offset = m.server_time - (m.t + Date.now() / 1000) / 2; break;
     case "lobby": break;
-    case "state": newState(m); break;
+    case "state": if (!takeState(m)) return; break;
     case "progress": {
       const V = S.view;
       if (!V) break;  // (a lobby it carried is shown all the same)

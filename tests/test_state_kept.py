@@ -1,0 +1,95 @@
+"""States that leave out what their reader holds (a hello's ``kept``, issue #33): a
+client that completes each from the last (``protocol.Whole``, and ``net.js`` in the
+browser) holds, message for message, the same states as a client sent whole ones."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from darkcity.room import RoomConfig
+from darkcity.room.local import LocalHost, LocalReader
+from darkcity.server.protocol import Whole, unfold
+
+
+def _size(m: dict[str, Any]) -> int:
+    return len(json.dumps(m, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def _table(seed: int, lang: str) -> tuple[dict[str, int], list[tuple[LocalReader, LocalReader]]]:
+    """Six people, each on two connections (one whole, one keeping), answering at random
+    from their view to the end of the game; returns the bytes each kind of connection got."""
+    config = RoomConfig(6, "basic", (), "fast", 20.0, 0.5, lang, "random", 30.0, 0.8)
+    host = LocalHost(config, code="KEPT", now=1000.0)
+    members = [host.add_member(f"P{i}")[0] for i in range(6)]
+    pairs = []
+    for m in members:
+        full = host.open(m, lang)
+        keeping = LocalReader(lang, host.room.clock)
+        keeping.keeps = True
+        host.room.connect(keeping, m)
+        pairs.append((full, keeping))
+    host.handle(pairs[0][0], {"type": "start"})
+    rng = random.Random(seed)
+    wholes = [Whole() for _ in pairs]
+    views: list[dict[str, Any] | None] = [None] * 6
+    answered = [-1] * 6
+    sizes = {"whole": 0, "kept": 0, "states": 0, "left_out": 0}
+    for _ in range(100_000):
+        for i, (full, keeping) in enumerate(pairs):
+            a = [m for m in full.take() if m["type"] != "error"]  # (answers to its sends)
+            b = keeping.take()
+            assert [m["type"] for m in a] == [m["type"] for m in b]
+            sizes["whole"] += sum(map(_size, a))
+            sizes["kept"] += sum(map(_size, b))
+            for ma, mb in zip(a, b, strict=True):
+                for sa, sb in zip(unfold(ma), unfold(mb), strict=True):
+                    if sa["type"] != "state":
+                        continue
+                    sizes["states"] += 1
+                    sizes["left_out"] += bool(sb.get("kept"))
+                    assert "history" not in sb.get("kept", ())
+                    done = wholes[i].take(sb)
+                    sa = {k: x for k, x in sa.items() if k != "ack"}  # (the decider's own)
+                    assert done == sa, (sa, sb)
+                    views[i] = done["view"]
+        room = host.room
+        if room.game is not None and room.game.over and host.due() is None:
+            return sizes, pairs
+        moved = False
+        for i, (full, _) in enumerate(pairs):
+            v = views[i]
+            if v and v["choices"] and f"P{i}" in v["pending"] and \
+                    v["decision_id"] != answered[i] and room.reveal_at is None:
+                choice = dict(rng.choice(v["choices"]))
+                choice.pop("player", None)
+                answered[i] = v["decision_id"]
+                host.handle(full, {"type": "decide", "at": v["decision_id"], "decision": choice})
+                moved = True
+        if not moved:
+            due = host.due()
+            assert due is not None, "stuck"
+            host.advance_to(due)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(("seed", "lang"), [(1, "en"), (2, "pt_BR")])
+def test_a_keeping_connection_holds_what_a_whole_one_is_sent(seed: int, lang: str) -> None:
+    sizes, _ = _table(seed, lang)
+    assert sizes["states"] > 100 and sizes["left_out"] > sizes["states"] // 2
+    # most of a state repeats the last one: a keeping client is sent well under half
+    assert sizes["kept"] < 0.6 * sizes["whole"], sizes
+
+
+def test_a_state_that_keeps_fields_first_on_its_connection_is_refused() -> None:
+    with pytest.raises(ValueError, match="came first"):
+        Whole().take({"type": "state", "view": {}, "kept": ["seats"]})
+
+
+if __name__ == "__main__":  # the bytes a table's six connections get, whole and keeping
+    for seed in (1, 2, 3):
+        got, _ = _table(seed, "en")
+        print(seed, got, f"{got['kept'] / got['whole']:.2f}")
