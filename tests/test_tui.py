@@ -345,6 +345,32 @@ def test_bots_of_the_registry_take_the_other_seats(tmp_path: Path, level: str) -
         "bots"] == level
 
 
+def test_a_table_of_bots_plays_styles_drawn_from_the_seed(tmp_path: Path) -> None:
+    """Issue #32: the terminal's bots are not copies of one mind; each plays a style
+    drawn from the game's seed (the same after a resume), said before the first night
+    in the reader's language."""
+    from darkcity.bots.family import STYLES
+    from darkcity.tui.loop import bot_style, make_bots
+
+    game = new_game(15)
+    bots = make_bots(game, ("Ana",), "heuristic")
+    styles = {p: b.style for p, b in bots.items()}
+    assert set(styles) == {"Bia", "Caio", "Duda"} and set(styles.values()) <= set(STYLES)
+    assert styles == {p: bot_style(game, p, "heuristic") for p in styles}
+    assert make_bots(game, ("Ana",), "random") and bot_style(game, "Bia", "random") is None
+    for lang, t, heading in (("en", EN, "The bots at this table:"),
+                             ("pt", PT, "Os bots desta mesa:")):
+        term = Scripted(limit=3)
+        Session(new_game(15), ("Ana",), "heuristic", t, term, tmp_path / f"{lang}.json").run()
+        out = term.out.getvalue()
+        assert heading in out, lang
+        for p, style in styles.items():
+            assert f"{p}: {t(STYLES[style].description)}" in out
+    resumed = resume(tmp_path / "en.json")
+    again = make_bots(resumed.game, ("Ana",), "heuristic")
+    assert {p: b.style for p, b in again.items()} == styles
+
+
 def test_the_zombies_choice_says_who_fled_or_fell() -> None:
     import random
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,7 +38,8 @@ from typing import Any, Final, TextIO
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from darkcity.bots import Bot, Observation, bot_names, make_bot
+from darkcity.bots import Bot, Observation, bot_names, draw_style, make_bot
+from darkcity.bots.family import STYLES
 from darkcity.decisions import (
     Decision,
     IllegalDecision,
@@ -63,6 +65,7 @@ __all__ = [
     "Session",
     "Terminal",
     "bot_decision",
+    "bot_style",
     "make_bots",
     "resume",
     "table_info",
@@ -94,15 +97,25 @@ def make_bots(game: Game, humans: Sequence[str], level: str) -> dict[str, Bot]:
     where it resumes (they do not remember the nights before).
     """
     at = game.decision_point().id if game.log else 0
-    return {p: make_bot(level, bot_rng(game.seed, f"{p}:{at}" if at else p))
+    return {p: make_bot(level, bot_rng(game.seed, f"{p}:{at}" if at else p),
+                        style=bot_style(game, p, level))
             for p in game.players if p not in humans}
+
+
+def bot_style(game: Game, player: str, level: str) -> str | None:
+    """The style ``player``'s bot plays this game with (issue #32: a table of bots is
+    not copies of one mind), drawn from the game's seed alone: a resumed game's bots
+    play the same styles. None where ``level`` has none."""
+    return draw_style(level, random.Random(f"{game.seed}:style:{player}"))
 
 
 def table_info(game: Game, humans: Sequence[str], bots: str) -> TableInfo:
     """What the table agreed before the first night (the deck, the seed, the bots)."""
     deck = game.settings.deck
+    styles = tuple((p, STYLES[style].description) for p in game.players if p not in humans
+                   and (style := bot_style(game, p, bots)) is not None and style in STYLES)
     return TableInfo(deck.name, tuple(card_view(c) for c in deck.cards), str(game.seed), bots,
-                     tuple(humans))
+                     tuple(humans), styles)
 
 
 class Quit(Exception):
@@ -271,6 +284,10 @@ class Session:
         if self.resumed or g.nights:
             self.term.show(screens.recap_screen(v, t))
             self._ask(None, (ENTER,), v)
+            return
+        styles = screens.bots_styles(self.info, t)
+        if styles is not None:
+            self.term.show(styles)
 
     def _header(self) -> None:
         """The game's settings in one line (after every clear in hot-seat)."""

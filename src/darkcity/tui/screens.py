@@ -53,6 +53,7 @@ __all__ = [
     "FIT",
     "RULES_PAGES",
     "TableInfo",
+    "bots_styles",
     "card_table",
     "choice_label",
     "decision_screen",
@@ -152,6 +153,8 @@ class TableInfo:
     seed: str
     bots: str  # the bots' level
     humans: tuple[str, ...]  # the players at the keyboard
+    #: each bot's style, as its description's message id (issue #32), seat order
+    styles: tuple[tuple[str, str], ...] = ()
 
 
 def role(key: str | None) -> Role:
@@ -305,6 +308,18 @@ def settings_line(info: TableInfo, players: Sequence[str], t: Translator) -> Tex
              deck_name(info, t),
              t.render(msg("Seed: {seed}", seed=info.seed))]
     return Text(" · ".join(parts), style="dim")
+
+
+def bots_styles(info: TableInfo, t: Translator) -> Text | None:
+    """Who each bot is at this table (its style, in the reader's language), said once
+    before the first night; None when its level has no styles."""
+    if not info.styles:
+        return None
+    text = Text(t.render(msg("The bots at this table:")), style="bold")
+    for player, description in info.styles:
+        text.append(f"\n  {player}: ", style="bold")
+        text.append(t(description))
+    return text
 
 
 def size_warning(columns: int, rows: int, t: Translator) -> Text | None:
