@@ -17,9 +17,10 @@ from darkcity.server.app import GC_THRESHOLDS
 
 
 def test_the_collector_is_set_for_short_pauses_once_started(tmp_path: Path) -> None:
-    """Start-up objects are frozen, and the middle generation is collected every few
-    young collections (a threshold of 20 let it pile up to 320,000 live objects: one
-    collection held the loop for 200 ms; benchmarks/README.md, issue #33)."""
+    """Start-up objects are frozen, young collections are small, and the middle
+    generation is collected with every other young one (a threshold of 20 let it pile
+    up to 320,000 live objects: one collection held the loop for 200 ms;
+    benchmarks/README.md, issue #33)."""
     before, frozen = gc.get_threshold(), gc.get_freeze_count()
     try:
         cfg = ServerConfig(db_url=f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
@@ -27,7 +28,7 @@ def test_the_collector_is_set_for_short_pauses_once_started(tmp_path: Path) -> N
             assert c.get("/api/meta").status_code == 200
             assert gc.get_threshold() == GC_THRESHOLDS
             young, middle, full = GC_THRESHOLDS
-            assert young >= 10000 and middle <= 3 and full >= 100
+            assert 5000 <= young <= 20000 and middle <= 1 and full >= 1000
             assert gc.get_freeze_count() > 0
     finally:
         gc.set_threshold(*before)

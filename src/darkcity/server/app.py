@@ -71,16 +71,17 @@ def _invalid(request: Request, e: ValidationError) -> JSONResponse:
 
 
 #: The collector's thresholds once the server has started (issue #33). A young
-#: collection every 20,000 net allocations (a room's state replaced at each decision
-#: dies young); the middle generation collected every third young collection, so it
-#: never holds more than a few young generations' survivors (with 20 it piled up to
-#: 320,000 live objects of the rooms' games and one collection held the loop for
-#: 193 to 213 ms of CPU; with 2, at most 55 to 65 ms at 1,002 players and 124 ms at
-#: 2,004: benchmarks/README.md, issue #33); the full collection of the whole heap
-#: (300,000 objects, about 200 ms) after 1,000 middle ones, a quarter of an hour or
-#: more apart, instead of once per 420 young collections (the garbage in cycles that
-#: waits in the old generation meanwhile: 108 objects after 60 s at 1,002 players).
-GC_THRESHOLDS = (20000, 2, 1000)
+#: collection every 10,000 net allocations, and the middle generation with every other
+#: one (it holds only the last young collection's survivors): at 2,004 players the
+#: longest young and middle collections went from 24 and 51 ms of CPU, (20000, 2, 1000),
+#: to 10 to 12 and 17 ms, and the collector's CPU in a run from 0.45 to 0.37 to 0.41 s
+#: (with 20 for the middle generation it piled up to 320,000 live objects and one
+#: collection held the loop for 200 ms). The full collection of the whole heap
+#: (300,000 objects, about 220 ms) after 3,000 middle ones: 40 minutes or more apart
+#: at 2,004 players; the garbage in cycles that waits in the old generation meanwhile
+#: was none in every measured run (a full collection after the run freed 0 objects).
+#: benchmarks/README.md has the runs.
+GC_THRESHOLDS = (10000, 0, 3000)
 
 
 def create_app(config: ServerConfig | None = None) -> FastAPI:
