@@ -19,9 +19,13 @@ def _size(m: dict[str, Any]) -> int:
     return len(json.dumps(m, separators=(",", ":"), ensure_ascii=False).encode())
 
 
-def _table(seed: int, lang: str) -> tuple[dict[str, int], list[tuple[LocalReader, LocalReader]]]:
+def _table(seed: int, lang: str, log: list[dict[str, Any]] | None = None,
+           again_in_count: bool = False,
+           ) -> tuple[dict[str, int], list[tuple[LocalReader, LocalReader]]]:
     """Six people, each on two connections (one whole, one keeping), answering at random
-    from their view to the end of the game; returns the bytes each kind of connection got."""
+    from their view to the end of the game; returns the bytes each kind of connection got.
+    ``log``: every message, in order; ``again_in_count``: P1's two pages reconnect
+    whenever the Mayor starts counting."""
     config = RoomConfig(6, "basic", (), "fast", 20.0, 0.5, lang, "random", 30.0, 0.8)
     host = LocalHost(config, code="KEPT", now=1000.0)
     members = [host.add_member(f"P{i}")[0] for i in range(6)]
@@ -42,6 +46,16 @@ def _table(seed: int, lang: str) -> tuple[dict[str, int], list[tuple[LocalReader
         for i, (full, keeping) in enumerate(pairs):
             a = [m for m in full.take() if m["type"] != "error"]  # (answers to its sends)
             b = keeping.take()
+            if again_in_count:  # (the two pages' lobbies then differ by who came back first)
+                a, b = ([m for m in x if m["type"] != "lobby"] for x in (a, b))
+            if log is not None:
+                log.extend({k: x for k, x in m.items() if k != "server_time"} for m in a + b)
+            if again_in_count and i == 1 and any(m["type"] == "count" for m in a):
+                for reader in (full, keeping):
+                    host.room.disconnect(reader)
+                for reader in (full, keeping):
+                    host.room.connect(reader, members[1])
+                wholes[i] = Whole()  # (a new connection)
             assert [m["type"] for m in a] == [m["type"] for m in b]
             sizes["whole"] += sum(map(_size, a))
             sizes["kept"] += sum(map(_size, b))
@@ -54,6 +68,9 @@ def _table(seed: int, lang: str) -> tuple[dict[str, int], list[tuple[LocalReader
                     assert "history" not in sb.get("kept", ())
                     done = wholes[i].take(sb)
                     sa = {k: x for k, x in sa.items() if k != "ack"}  # (the decider's own)
+                    if again_in_count:
+                        sa, done = ({k: x for k, x in d.items() if k != "lobby"}
+                                    for d in (sa, done))
                     assert done == sa, (sa, sb)
                     views[i] = done["view"]
         room = host.room
@@ -82,6 +99,34 @@ def test_a_keeping_connection_holds_what_a_whole_one_is_sent(seed: int, lang: st
     assert sizes["states"] > 100 and sizes["left_out"] > sizes["states"] // 2
     # most of a state repeats the last one: a keeping client is sent well under half
     assert sizes["kept"] < 0.6 * sizes["whole"], sizes
+
+
+def test_the_reveal_made_during_the_count_is_the_one_made_at_now(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reveal's states are built while the Mayor counts (issue #33) and leave at
+    "now!": message for message what they would be if built then, a reconnection
+    during the count included."""
+    import darkcity.room.lobby as lobby
+    from darkcity.room.broadcast import Broadcaster
+
+    monkeypatch.setattr(lobby.secrets, "token_hex", lambda n=16: "ab" * n)
+    made: list[dict[str, Any]] = []
+    ready = Broadcaster._ready_state
+    used: list[bool] = []
+
+    def counted(self: Broadcaster, conn: Any) -> dict[str, Any] | None:
+        state = ready(self, conn)
+        used.append(state is not None)
+        return state
+
+    monkeypatch.setattr(Broadcaster, "_ready_state", counted)
+    _table(3, "en", made, again_in_count=True)
+    assert sum(used) > 100  # the reveals left as made during the count
+    monkeypatch.setattr(Broadcaster, "prepare_reveal", lambda self: None)
+    built: list[dict[str, Any]] = []
+    _table(3, "en", built, again_in_count=True)
+    assert len(made) > 1000 and sum(m["type"] == "count" for m in made) > 20
+    assert made == built
 
 
 def test_a_state_that_keeps_fields_first_on_its_connection_is_refused() -> None:

@@ -33,6 +33,7 @@ class Broadcaster(Lobby):
             self.away.pop(member.id, None)
         conn.nights_sent = 0
         conn.held = None  # its first state is whole
+        self._reveal_ready.pop(conn, None)  # (one made for it before: it starts again)
         # one message: who you are, the table as it is now (you included), the chat and,
         # in a game, your view of it (the ``state`` a connection's first message holds)
         welcome = {**self.welcome(conn), "lobby": self.lobby_public(),
@@ -114,6 +115,7 @@ class Broadcaster(Lobby):
             if full or self.player_of(c.member) in changed:
                 self.send_state(c)
                 self._fresh.add(c)
+        self._reveal_ready = {}  # (the reveal's, of readers gone since)
         self._flush_acks()
         if len(self._fresh) < len(self.conns):
             self._progress_soon(point)
@@ -222,9 +224,36 @@ class Broadcaster(Lobby):
     def send_state(self, conn: Reader) -> None:
         """The reader's view of the game (while the Mayor counts, the old view holds);
         a lobby due soon rides on it."""
-        state = self.state_message(conn)
+        state = self._ready_state(conn) if self._reveal_ready else None
+        if state is None:
+            state = self.state_message(conn)
         if state is not None:
             conn.send(self._carry_lobby(conn, state))
+
+    def prepare_reveal(self) -> None:
+        """Build the reveal's states while the Mayor counts (issue #33): nothing changes
+        the game during the count (decisions wait for "now!"), so at "now!" the states
+        only leave, stamped with the instant. Nothing of them is sent before then."""
+        game = self.game
+        if game is None or self.reveal_at is None:
+            return
+        ready = {}
+        for c in self.conns:
+            before = (c.nights_sent, c.held)
+            ready[c] = (self.player_of(c.member), self._state_of(c, game), *before)
+        self._reveal_ready = ready
+
+    def _ready_state(self, conn: Reader) -> dict[str, Any] | None:
+        """``conn``'s state built during the count, if the reveal is now and it still
+        reads from the same seat (else what it held is put back: built again)."""
+        ready = self._reveal_ready.pop(conn, None)
+        if ready is None or self.reveal_at is not None:
+            return None
+        player, state, nights_sent, held = ready
+        if player != self.player_of(conn.member) or self.game is None:
+            conn.nights_sent, conn.held = nights_sent, held
+            return None
+        return {**state, "server_time": self.clock(), "counting": None}
 
     def state_message(self, conn: Reader) -> dict[str, Any] | None:
         """The ``state`` message of the reader's view (``None``: no game, or the Mayor is

@@ -233,6 +233,12 @@ class Driver(Broadcaster):
                 self.broadcast_state(only=self._decider, also=dp.pending, point=True)
             else:
                 self.broadcast_state()
+        else:  # the reveal's states, made during the count, once the count has left
+            timers = self.scheduler.timers()
+            if timers is None:
+                self.prepare_reveal()
+            else:
+                timers.call_later(0.0, self.prepare_reveal)
 
     def _fresh_night(self) -> bool:
         game = self.game

@@ -144,6 +144,10 @@ class RoomState:
     _changed: set[str] | None = None  # else only these players do (the others: progress)
     _point: bool = False  # the progress carries the new point's deadline
     _fresh: set[Reader] = field(default_factory=set)  # readers whose state is current
+    # the reveal's states, built while the Mayor counts: reader -> (its player, the
+    # state, what it held before: nights sent, last state)
+    _reveal_ready: dict[Reader, tuple[str | None, dict[str, Any], int, Any]] = field(
+        default_factory=dict)
     # who has decided (never what): at most one progress per progress_s
     _progress_due: bool = False
     _progress_point: bool = False
