@@ -233,8 +233,12 @@ def per_room(objects: list[Any]) -> dict[str, Any]:
     for room in rooms:
         seen: set[int] = {id(room)}
         names = [n for c in type(room).__mro__ for n in getattr(c, "__slots__", ())]
-        fields = [(n, getattr(room.game, n)) for n in vars(room.game)] if getattr(
-            room, "game", None) is not None else []  # the game's own fields first
+        game = getattr(room, "game", None)
+        # the game's own fields first (a compiled Game has no __dict__: its annotations)
+        names_of = (getattr(game, "__dict__", None)
+                    or getattr(type(game), "__annotations__", {}))
+        fields = [(n, getattr(game, n)) for n in names_of if hasattr(game, n)] \
+            if game is not None else []
         memo = [(f"game.memo[{k!r}]", v) for k, v in getattr(room.game, "memo", {}).items()] \
             if fields else []  # the views' memo, by key
         for name, value in [*memo, *((f"game.{n}", v) for n, v in fields),
