@@ -34,6 +34,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sigma", type=float, default=0.5)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--start", choices=("plain", "calibrated"), default="plain",
+                    help="where the search starts: the heuristic, or the heuristic with its "
+                         "draft rates set to the roles' goal rates at a table of strong bots")
+    ap.add_argument("--calibrate-deals", type=int, default=10,
+                    help="deals of strong bots that measure the goal rates (--start calibrated)")
     ap.add_argument("--out", type=Path, default=Path("league.json"))
     ap.add_argument("--standings", type=int, default=0, metavar="DEALS",
                     help="then play the final strong bot against every member, both ways")
@@ -43,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
                          f"of {', '.join(STYLES)})")
     a = ap.parse_args(argv)
     for k in ("rounds", "generations", "popsize", "deals", "check_deals", "answer_deals",
-              "workers"):
+              "workers", "calibrate_deals"):
         if getattr(a, k) < 1:
             ap.error(f"--{k.replace('_', '-')} must be at least 1, not {getattr(a, k)}")
     if not 4 <= a.players <= 8:
@@ -62,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     cfg = LeagueConfig(players=a.players, rounds=a.rounds, generations=a.generations,
                        popsize=a.popsize, deals=a.deals, check_deals=a.check_deals,
                        answer_deals=a.answer_deals, sigma=a.sigma, seed=a.seed,
-                       workers=a.workers)
+                       workers=a.workers, start=a.start,
+                       calibrate_deals=a.calibrate_deals)
     t0 = time.perf_counter()
 
     def log(line: str) -> None:

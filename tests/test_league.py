@@ -184,3 +184,49 @@ def test_a_single_seat_is_scored_on_duplicate_deals() -> None:
     assert s.games == 4 and s.low <= s.ratio <= s.high
     assert s.ratio > 1.0  # the heuristic beats random players
     assert single_seat("heuristic", "random", players=4, deals=1, seed="t") == s
+
+
+def test_the_calibrated_start_sets_the_rates_to_the_goal_rates_measured() -> None:
+    """``--start calibrated``: each searched role's draft rate becomes its goal rate at
+    a table of the given bots (here heuristics, so that it runs in a moment)."""
+    from darkcity.bots.heuristic import DEFAULT_RATES
+    from darkcity.sim.league import calibrated_style
+    from darkcity.sim.runner import SimConfig, run
+    from darkcity.sim.stats import summarize
+
+    style = calibrated_style(players=4, deals=1, seed=3, against="heuristic")
+    cfg = SimConfig(players=4, bots=("heuristic",) * 4, games=4, seed="league:3:calibrate")
+    roles = summarize(cfg, run(cfg)).roles
+    assert style.rates, style
+    for role, mult in style.rates.items():
+        assert mult == round(roles[role.key]["goal_rate"] / DEFAULT_RATES[role], 4)
+        assert style.draft_rates()[role] == pytest.approx(roles[role.key]["goal_rate"], abs=1e-3)
+    assert calibrated_style(players=4, deals=1, seed=3, against="heuristic") == style
+
+
+def test_a_league_can_start_its_search_at_the_calibrated_heuristic(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("cma")
+    from darkcity.sim import league as lg
+
+    start = Style(name="calibrated", rates={Role.PRIEST: 0.5, Role.WEREWOLF: 2.0})
+    measured: list[int] = []
+
+    def calibrate(**kw: Any) -> Style:
+        measured.append(kw["deals"])
+        return start
+
+    monkeypatch.setattr(lg, "calibrated_style", calibrate)
+    monkeypatch.setattr(lg, "single_seat", lambda *a, **kw: lg.Score(0.5, 0.3, 0.7, 4))
+    cfg = lg.LeagueConfig(players=4, generations=1, popsize=4, deals=1, sigma=1e-6,
+                          start="calibrated", calibrate_deals=3)
+    out = tmp_path / "league.json"
+    state = lg.league(cfg, out, log=lambda _: None)
+    assert measured == [3] and Style.from_json(state["start"]) == start
+    points = state["rounds"][0]["generations"][0]["points"]
+    assert all(p == pytest.approx(start.vector(), abs=1e-3) for p in points)  # searched there
+    lg.league(cfg, out, log=lambda _: None)
+    assert measured == [3]  # measured once, kept in the file
+    assert "league-start" in lg.standings(state, players=4, deals=1, seed=1, log=lambda _: None)
+    with pytest.raises(ValueError, match="start 'best'"):
+        lg.LeagueConfig(start="best")

@@ -35,14 +35,22 @@ from pathlib import Path
 from typing import Any, Final
 
 from darkcity.bots import BOTS, Observation
-from darkcity.bots.family import FamilyBot, Style
+from darkcity.bots.family import SEARCHED_ROLES, FamilyBot, Style
+from darkcity.bots.heuristic import DEFAULT_RATES
 from darkcity.bots.strong import StrongBot, StrongParams, load_params
+from darkcity.cast import Role, parse_role
 from darkcity.decisions import Decision
 from darkcity.sim.runner import SimConfig, run
 from darkcity.sim.stats import summarize
 
-__all__ = ["STRONG_CANDIDATES", "LeagueConfig", "Score", "league", "population_styles",
-           "register_strong", "register_style", "single_seat", "standings", "strong_knobs"]
+__all__ = ["STARTS", "STRONG_CANDIDATES", "LeagueConfig", "Score", "calibrated_style", "league",
+           "population_styles", "register_strong", "register_style", "single_seat", "standings",
+           "strong_knobs"]
+
+#: Where each round's search starts: the heuristic as it is, or the heuristic whose
+#: draft rates are the roles' goal rates measured at a table of strong bots
+#: (:func:`calibrated_style`), the neighbourhood of issue #32's known exploiter.
+STARTS: Final = ("plain", "calibrated")
 
 #: The strong bot's answers tried each round: its opponent model's knobs.
 STRONG_CANDIDATES: Final[Mapping[str, Mapping[str, Any]]] = {
@@ -65,6 +73,12 @@ class LeagueConfig:
     sigma: float = 0.5
     seed: int = 1
     workers: int = 1
+    start: str = "plain"  # one of STARTS
+    calibrate_deals: int = 10  # deals of six strong bots that measure the goal rates
+
+    def __post_init__(self) -> None:
+        if self.start not in STARTS:
+            raise ValueError(f"start {self.start!r}: one of {', '.join(STARTS)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +140,25 @@ def single_seat(bot: str, others: str, *, players: int, deals: int, seed: str,
     return Score(s.ratio, s.ratio_ci[0], s.ratio_ci[1], cfg.total_games)
 
 
+def calibrated_style(*, players: int, deals: int, seed: int | str, workers: int = 1,
+                     against: str = "strong") -> Style:
+    """The heuristic with its draft rates calibrated: each searched role's rate is
+    its goal rate (nights it scored / nights held) measured over ``deals`` duplicate
+    deals of ``players`` bots ``against``. Issue #32's exploiter is such a bot (1.61x
+    as the single seat among five strong bots); the search starts beside it."""
+    cfg = SimConfig(players=players, bots=(against,) * players, games=deals * players,
+                    seed=f"league:{seed}:calibrate")
+    measured = summarize(cfg, run(cfg, workers=workers)).roles
+    rates: dict[Role, float] = {}
+    for key, row in measured.items():
+        role = parse_role(key)
+        if role in SEARCHED_ROLES and row["played"] and row["goal_rate"] > 0:
+            rates[role] = round(row["goal_rate"] / DEFAULT_RATES[role], 4)
+    return Style(name="calibrated", rates=rates,
+                 description=f"draft rates = goal rates at a table of {players} {against} "
+                             f"bots ({cfg.total_games} games)")
+
+
 def _score_json(s: Score) -> dict[str, float]:
     return {"ratio": round(s.ratio, 4), "low": round(s.low, 4), "high": round(s.high, 4),
             "games": s.games}
@@ -146,7 +179,11 @@ def league(cfg: LeagueConfig, out: Path, *, log: Callable[[str], None] = print,
             raise ValueError(f"{out}: not a league's file ({e})") from None
         if not isinstance(old, dict) or not isinstance(old.get("rounds"), list):
             raise ValueError(f"{out}: not a league's file (no rounds)")
-        if old.get("config", {}) | {"rounds": cfg.rounds} != asdict(cfg) | {"rounds": cfg.rounds}:
+        # a file of an older league lacks the options added since: their defaults
+        # (the rounds may grow and the workers change: neither changes a figure)
+        was = asdict(LeagueConfig()) | dict(old.get("config", {}))
+        free = {"rounds": cfg.rounds, "workers": cfg.workers}
+        if was | free != asdict(cfg) | free:
             raise ValueError(f"{out}: written by a league of other options "
                              f"({old.get('config')}); give another --out or the same options")
         state = old
@@ -155,6 +192,15 @@ def league(cfg: LeagueConfig, out: Path, *, log: Callable[[str], None] = print,
         out.write_text(json.dumps(state, indent=1) + "\n", "utf-8")
 
     n = cfg.players
+    if "start" not in state:  # where every round's search starts, measured once
+        start = (calibrated_style(players=n, deals=cfg.calibrate_deals, seed=cfg.seed,
+                                  workers=cfg.workers)
+                 if cfg.start == "calibrated" else Style())
+        state["start"] = start.to_json()
+        log(f"the search starts at {cfg.start}: " + ", ".join(
+            f"{r} x{x:.2f}" for r, x in state["start"]["rates"].items()))
+        save()
+    x0 = Style.from_json(state["start"]).vector()
     for k in range(cfg.rounds):
         if k < len(state["rounds"]) and state["rounds"][k].get("done"):
             continue
@@ -168,7 +214,6 @@ def league(cfg: LeagueConfig, out: Path, *, log: Callable[[str], None] = print,
         target = register_strong(f"league-strong-{k}", strong_params)
         rnd["strong"] = dict(state["strong"])
         # 1. the search: CMA-ES over the family, replayed from the kept generations
-        x0 = Style().vector()
         es = cma.CMAEvolutionStrategy(x0, cfg.sigma, {
             "popsize": cfg.popsize, "seed": cfg.seed * 1000 + k + 1, "verbose": -9})
         seed = f"league:{cfg.seed}:{k}:search"
@@ -261,6 +306,9 @@ def standings(state: Mapping[str, Any], *, players: int, deals: int, seed: int |
         if find is not None and not find["added"]:
             names.append(register_style(f"league-find-{rnd['round']}",
                                         Style.from_json(find["style"])))
+    start = state.get("start")
+    if start is not None and Style.from_json(start) != Style():  # the search's start
+        names.append(register_style("league-start", Style.from_json(start)))
     names += list(extra)
     out: dict[str, dict[str, Any]] = {}
     for m in names:
