@@ -10,23 +10,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Final, TypeVar, cast
+from typing import Final, Protocol, TypeVar, cast
 
 from darkcity.decisions import Decision, Phase
 from darkcity.game import Game
 from darkcity.night import Card
 from darkcity.views import View, view
 
-if TYPE_CHECKING:
-    from darkcity.bots.base import Bot
-
-__all__ = ["BotError", "Observation", "choose", "play_game"]
+__all__ = ["BotError", "Decider", "Observation", "choose", "play_game"]
 
 _T = TypeVar("_T")
 
 
 class BotError(ValueError):
     """An unknown bot name, or a bot that answered with an illegal decision."""
+
+
+class Decider(Protocol):
+    """What the loop asks of a seat: a :class:`~darkcity.bots.base.Bot`, or anything
+    else that decides from an observation (this module stands below the bots)."""
+
+    def step(self, obs: Observation) -> Decision: ...
 
 
 class Observation:
@@ -76,7 +80,7 @@ class Observation:
 
 def play_game(
     game: Game,
-    bots: Mapping[str, Bot],
+    bots: Mapping[str, Decider],
     *,
     check: bool = True,
     max_nights: int = 1000,

@@ -4,10 +4,8 @@
 // calls ``api`` alike; ``boot`` picks the transport before anything is drawn.
 import { L, t } from "./i18n.js";
 import { el } from "./dom.js";
+import { Refusal } from "./refusal.js";
 
-export class Refusal extends Error {
-  constructor(message, status) { super(message); this.status = status; }
-}
 
 async function call(method, path, body, token) {
   const headers = { "Content-Type": "application/json" };

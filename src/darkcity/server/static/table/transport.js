@@ -4,7 +4,7 @@
 // and the same words; what only a server can do (players' own phones) is refused, said.
 import { el, toast } from "./dom.js";
 import { L, t } from "./i18n.js";
-import { Refusal } from "./api.js";
+import { Refusal } from "./refusal.js";
 
 // What the worker's codes mean, in the reader's words.
 function refusal(error) {
