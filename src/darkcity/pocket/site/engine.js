@@ -4,6 +4,7 @@
 import { S } from "./static/js/store.js";
 import { t } from "./static/js/i18n.js";
 import { places } from "./static/js/places.js";
+import { engineSaid } from "./static/common/engine.js";
 
 export const here = (p) => new URL(p, document.baseURI).href;
 
@@ -27,33 +28,9 @@ class Refused extends Error {
   constructor(error) { super(said(error)); this.code = error.code; this.status = error.status; }
 }
 
-const stages = {
-  runtime: () => t("Loading the engine: Python…"),
-  wheel: () => t("Loading the engine: the rules…"),
-  import: () => t("Loading the engine: the rules…"),
-  ready: () => t("The engine is ready: everything stays on this phone."),
-};
-function progress(stage, done) {
-  const bar = document.getElementById("engine");
-  bar.querySelector("progress").value = done;
-  bar.querySelector("span").textContent = stages[stage] ? stages[stage]() : "";
-  bar.dataset.stage = stage;
-  bar.classList.toggle("done", stage === "ready");
-}
-
 worker.onmessage = (event) => {
   const m = event.data;
-  if (m.type === "progress") { progress(m.stage, m.done); return; }
-  if (m.type === "ready") {
-    window.__darkcityEngine = { readyAt: performance.now(), workerMs: m.ms, stages: m.stages };
-    document.documentElement.dataset.engine = "ready";
-    return;
-  }
-  if (m.type === "failed") {
-    document.documentElement.dataset.engine = "failed";
-    document.querySelector("#engine span").textContent = t("The engine could not start: {why}", { why: m.message });
-    return;
-  }
+  if (engineSaid(m, t)) return;
   // a game's messages, as its socket would send them (the worker saved them first)
   if (m.type === "play" || m.type === "play-error") {
     if (!listener || listener.code !== m.code) return;

@@ -5,6 +5,7 @@
 import { el, toast } from "./dom.js";
 import { L, t } from "./i18n.js";
 import { Refusal } from "./refusal.js";
+import { engineSaid } from "../common/engine.js";
 
 // What the worker's codes mean, in the reader's words.
 function refusal(error) {
@@ -19,34 +20,9 @@ export function workerTransport() {
   const waiting = new Map();
   const timings = window.__darkcityTimings = [];
   let next = 1;
-  const bar = document.getElementById("engine");
-  const said = {
-    runtime: () => t("Loading the engine: Python…"),
-    wheel: () => t("Loading the engine: the rules…"),
-    import: () => t("Loading the engine: the rules…"),
-    ready: () => t("The engine is ready: everything stays on this phone."),
-  };
-  const show = (stage, done) => {
-    if (!bar) return;
-    bar.querySelector("progress").value = done;
-    bar.querySelector("span").textContent = said[stage] ? said[stage]() : "";
-    bar.dataset.stage = stage;
-    bar.classList.toggle("done", stage === "ready");
-  };
   worker.onmessage = (event) => {
     const m = event.data;
-    if (m.type === "progress") { show(m.stage, m.done); return; }
-    if (m.type === "ready") {
-      // when the engine was ready, and how long the worker took (benchmarks/bench_pocket.py)
-      window.__darkcityEngine = { readyAt: performance.now(), workerMs: m.ms, stages: m.stages };
-      document.documentElement.dataset.engine = "ready";
-      return;
-    }
-    if (m.type === "failed") {
-      document.documentElement.dataset.engine = "failed";
-      if (bar) bar.querySelector("span").textContent = t("The engine could not start: {why}", { why: m.message });
-      return;
-    }
+    if (engineSaid(m, t)) return;
     const done = waiting.get(m.id);
     if (!done) return;
     waiting.delete(m.id);
