@@ -34,3 +34,41 @@ def test_the_collector_is_set_for_short_pauses_once_started(tmp_path: Path) -> N
         gc.set_threshold(*before)
         if not frozen:
             gc.unfreeze()
+
+
+def test_a_decision_on_sqlite_is_one_transaction_through_the_driver(tmp_path: Path) -> None:
+    """``append_decision`` on SQLite writes through the driver's own connection (half
+    SQLAlchemy's CPU on every decision's path): the same rows, one transaction, a
+    repeated ``seq`` refused as IntegrityError with nothing of it kept, and the
+    storage usable after it."""
+    from sqlalchemy.exc import IntegrityError
+
+    from darkcity.server.storage.rooms import Storage
+
+    s = Storage(f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
+    try:
+        s.create_room("ROOMAB", {"players": 4}, {"seats": []})
+        s.append_decision("ROOMAB", 0, {"type": "pick", "card": "V1"}, "player",
+                          deadline=(123.5, 1))
+        room = s.load_room("ROOMAB")
+        assert room is not None and (room.deadline, room.deadline_dp) == (123.5, 1)
+        assert room.status == "lobby"
+        s.append_decision("ROOMAB", 1, {"type": "gesture"}, "bot", deadline=(None, None),
+                          status="over")
+        with pytest.raises(IntegrityError):
+            s.append_decision("ROOMAB", 1, {"type": "again"}, "bot", status="playing")
+        s.append_decision("ROOMAB", 2, {"type": "flee"}, "timeout", status="playing")
+        room = s.load_room("ROOMAB")
+        assert room is not None and room.status == "playing"
+        assert (room.deadline, room.deadline_dp) == (None, None)
+        assert [(d.seq, d.doc, d.source) for d in s.decisions("ROOMAB")] == [
+            (0, {"type": "pick", "card": "V1"}, "player"), (1, {"type": "gesture"}, "bot"),
+            (2, {"type": "flee"}, "timeout")]
+        assert not s.conn.in_transaction()
+    finally:
+        s.close()
+    again = Storage(f"sqlite:///{tmp_path / 'rooms.sqlite3'}")  # what another process reads
+    try:
+        assert [d.seq for d in again.decisions("ROOMAB")] == [0, 1, 2]
+    finally:
+        again.close()

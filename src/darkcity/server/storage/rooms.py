@@ -9,6 +9,7 @@ exactly. A decision is committed before the server acknowledges it.
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from darkcity.room.ports import Superseded
 
@@ -64,6 +65,13 @@ decisions_table = Table(
     Column("source", String(16), nullable=False),  # player, bot, timeout, away
     Column("at", Float, nullable=False),
 )
+
+# append_decision's statements on SQLite (the driver's own, ``?`` parameters)
+_INSERT_DECISION = (f"INSERT INTO {decisions_table.name} (room, seq, doc, source, at) "
+                    "VALUES (?, ?, ?, ?, ?)")
+_POINT = (f"UPDATE {rooms_table.name} SET updated = ?, deadline = ?, deadline_dp = ?, "
+          "status = coalesce(?, status) WHERE code = ?")
+_STATUS = f"UPDATE {rooms_table.name} SET updated = ?, status = ? WHERE code = ?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +107,7 @@ class Storage:
     def __init__(self, url: str, synchronous_commit: str = "off") -> None:
         self.url = url
         sqlite = url.startswith("sqlite")
+        self._sqlite = sqlite
         self.engine: Engine = create_engine(
             url, future=True,
             connect_args={"check_same_thread": False} if sqlite else {},
@@ -202,6 +211,9 @@ class Storage:
                         status: str | None = None) -> None:
         """Store one accepted decision (and the next deadline, or the room's new status)
         in one transaction. A ``seq`` stored already raises ``IntegrityError``."""
+        if self._sqlite:
+            self._append_sqlite(code, seq, doc, source, deadline, status)
+            return
         now = time.time()
         with self._tx():
             c = self.conn
@@ -217,6 +229,31 @@ class Storage:
                 c.execute(self._point, row)
             else:
                 c.execute(self._end, {**row, "status": status})
+
+    def _append_sqlite(self, code: str, seq: int, doc: dict[str, Any], source: str,
+                       deadline: tuple[float | None, int | None] | None,
+                       status: str | None) -> None:
+        """``append_decision`` on SQLite, every decision's path: the same transaction
+        through the driver's own connection, half the CPU of SQLAlchemy's (23 against
+        46 us a decision, ``benchmarks/README.md``), on the event loop's thread."""
+        c = self.conn
+        if c.in_transaction():  # pragma: no cover - a failed statement left one open
+            c.rollback()
+        raw = c.connection.dbapi_connection
+        assert raw is not None
+        now = time.time()
+        try:
+            raw.execute(_INSERT_DECISION, (code, seq, json.dumps(doc), source, now))
+            if deadline is not None:
+                raw.execute(_POINT, (now, deadline[0], deadline[1], status, code))
+            elif status is not None:
+                raw.execute(_STATUS, (now, status, code))
+            raw.commit()
+        except sqlite3.Error as e:
+            raw.rollback()
+            if isinstance(e, sqlite3.IntegrityError):
+                raise IntegrityError(_INSERT_DECISION, (code, seq), e) from e
+            raise
 
     def load_room(self, code: str) -> StoredRoom | None:
         with self._tx():
