@@ -234,8 +234,8 @@ class Storage:
                        deadline: tuple[float | None, int | None] | None,
                        status: str | None) -> None:
         """``append_decision`` on SQLite, every decision's path: the same transaction
-        through the driver's own connection, half the CPU of SQLAlchemy's (23 against
-        46 us a decision, ``benchmarks/README.md``), on the event loop's thread."""
+        through the driver's own connection: half the CPU of SQLAlchemy Core's on the
+        event loop's thread (19 against 41 us a decision, ``benchmarks/bench_storage.py``)."""
         c = self.conn
         if c.in_transaction():  # pragma: no cover - a failed statement left one open
             c.rollback()
