@@ -37,6 +37,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--start", choices=("plain", "calibrated"), default="plain",
                     help="where the search starts: the heuristic, or the heuristic with its "
                          "draft rates set to the roles' goal rates at a table of strong bots")
+    ap.add_argument("--answer", choices=("choice", "search"), default="choice",
+                    help="how the strong bot answers a grown population: the best of four "
+                         "settings, or CMA-ES over its knobs scored both ways")
+    ap.add_argument("--answer-generations", type=int, default=3)
+    ap.add_argument("--answer-popsize", type=int, default=6)
     ap.add_argument("--calibrate-deals", type=int, default=10,
                     help="deals of strong bots that measure the goal rates (--start calibrated)")
     ap.add_argument("--out", type=Path, default=Path("league.json"))
@@ -48,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
                          f"of {', '.join(STYLES)})")
     a = ap.parse_args(argv)
     for k in ("rounds", "generations", "popsize", "deals", "check_deals", "answer_deals",
-              "workers", "calibrate_deals"):
+              "workers", "calibrate_deals", "answer_generations", "answer_popsize"):
         if getattr(a, k) < 1:
             ap.error(f"--{k.replace('_', '-')} must be at least 1, not {getattr(a, k)}")
     if not 4 <= a.players <= 8:
@@ -68,7 +73,9 @@ def main(argv: list[str] | None = None) -> int:
                        popsize=a.popsize, deals=a.deals, check_deals=a.check_deals,
                        answer_deals=a.answer_deals, sigma=a.sigma, seed=a.seed,
                        workers=a.workers, start=a.start,
-                       calibrate_deals=a.calibrate_deals)
+                       calibrate_deals=a.calibrate_deals, answer=a.answer,
+                       answer_generations=a.answer_generations,
+                       answer_popsize=a.answer_popsize)
     t0 = time.perf_counter()
 
     def log(line: str) -> None:

@@ -230,3 +230,51 @@ def test_a_league_can_start_its_search_at_the_calibrated_heuristic(
     assert "league-start" in lg.standings(state, players=4, deals=1, seed=1, log=lambda _: None)
     with pytest.raises(ValueError, match="start 'best'"):
         lg.LeagueConfig(start="best")
+
+
+def test_the_strong_bots_answer_can_search_its_knobs_both_ways(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``answer="search"``: CMA-ES over the strong bot's knobs, each candidate scored as
+    its share among five of every member less the member's among five of it (here a
+    score that likes ``deny``); the best, not worse than the bot as it is, becomes the
+    next round's strong bot, and a resumed run plays nothing again."""
+    pytest.importorskip("cma")
+    from darkcity.bots import BOTS
+    from darkcity.bots.strong import StrongBot
+    from darkcity.sim import league as lg
+
+    calls: list[tuple[str, str]] = []
+
+    def fake(bot: str, others: str, *, players: int, deals: int, seed: str,
+             workers: int = 1) -> lg.Score:
+        calls.append((bot, others))
+        for name in (bot, others):
+            if issubclass(BOTS[name], StrongBot):
+                deny = BOTS[name](random.Random(0)).params.deny
+        r = 1.0 + deny / 3 if issubclass(BOTS[bot], StrongBot) else 1.5 - deny / 3
+        if seed.endswith("check"):  # round 0's find joins and is answered; round 1's not
+            r = 1.2 if ":0:" in seed else 0.8
+        return lg.Score(r, r - 0.2, r + 0.2, deals * players)
+
+    monkeypatch.setattr(lg, "single_seat", fake)
+    cfg = lg.LeagueConfig(players=4, rounds=2, generations=1, popsize=4, deals=1,
+                          answer="search", answer_generations=2, answer_popsize=4)
+    out = tmp_path / "league.json"
+    state = lg.league(cfg, out, log=lambda _: None, population=[STYLES["plain"]])
+    first = state["rounds"][0]
+    answer = first["answer"]
+    assert len(first["answer_generations"]) == 2
+    assert len(first["answer_generations"][0]["candidates"]) == 4
+    row = answer["chosen"]["members"]["league-member-0"]
+    assert set(row) == {"strong_vs_member", "member_vs_strong"}
+    assert answer["chosen"]["score"] >= first["as_is"]["score"]
+    assert set(answer["knobs"]) <= set(lg.STRONG_KNOBS)
+    assert answer["knobs"].get("deny", 0.6) > 0.6  # the score liked denial
+    assert state["strong"] == answer["knobs"]
+    assert lg.strong_knobs(state).deny == answer["knobs"]["deny"]
+    n = len(calls)
+    assert lg.league(cfg, out, log=lambda _: None) == state and len(calls) == n
+    with pytest.raises(ValueError, match="answer 'best'"):
+        lg.LeagueConfig(answer="best")
+    knobs = lg.knobs_from_vector([2.0, -1.0, 0.5, 0.5, 0.5, 0.5])  # clipped to the ranges
+    assert knobs["deny"] == lg.STRONG_KNOBS["deny"][1] and knobs["ahead"] == 0.0

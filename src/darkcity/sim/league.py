@@ -12,11 +12,14 @@ Each round:
 2. **Check**: the round's best candidate plays again on fresh deals (the search's
    best is flattered by its selection); it joins the population when its share
    there is above the fair share (ratio > 1.0).
-3. **Answer** (when the check added a member): a few strong-bot settings
-   (:data:`STRONG_CANDIDATES`, the opponent model's knobs) each play as the single
-   seat against every member of the population (tables of ``players - 1``
-   copies); the best mean ratio becomes the strong bot the next round searches
-   against.
+3. **Answer** (when the check added a member): the strong bot retrained against
+   the population. ``answer="choice"``: a few settings (:data:`STRONG_CANDIDATES`,
+   the opponent model's knobs) each play as the single seat against every member
+   (tables of ``players - 1`` copies), the best mean ratio kept. ``answer="search"``:
+   CMA-ES over the strong bot's knobs (:data:`STRONG_KNOBS`), each candidate scored
+   both ways against every member, as issue #32's bars read (its share among five
+   of the member, less the member's share among five of it), on the same deals for
+   all; the best becomes the strong bot the next round searches against.
 
 The league stops when a round's search finds nothing above 1.0x on its check
 deals, or after ``rounds``. Its state, every generation included, is written to
@@ -43,14 +46,38 @@ from darkcity.decisions import Decision
 from darkcity.sim.runner import SimConfig, run
 from darkcity.sim.stats import summarize
 
-__all__ = ["STARTS", "STRONG_CANDIDATES", "LeagueConfig", "Score", "calibrated_style", "league",
-           "population_styles", "register_strong", "register_style", "single_seat", "standings",
-           "strong_knobs"]
+__all__ = ["ANSWERS", "STARTS", "STRONG_CANDIDATES", "STRONG_KNOBS", "LeagueConfig", "Score",
+           "calibrated_style", "knobs_from_vector", "knobs_vector", "league",
+           "population_styles", "register_strong", "register_style", "single_seat",
+           "standings", "strong_knobs"]
 
 #: Where each round's search starts: the heuristic as it is, or the heuristic whose
 #: draft rates are the roles' goal rates measured at a table of strong bots
 #: (:func:`calibrated_style`), the neighbourhood of issue #32's known exploiter.
 STARTS: Final = ("plain", "calibrated")
+#: How the strong bot answers a grown population: a choice among a few settings, or a
+#: search of its knobs.
+ANSWERS: Final = ("choice", "search")
+
+#: The strong bot's knobs the answer's search moves, each within its range (the search
+#: works on [0, 1] per knob, starting from the bot as it is).
+STRONG_KNOBS: Final[Mapping[str, tuple[float, float]]] = {
+    "deny": (0.0, 1.5),  # the weight of the opponents' progress
+    "ahead": (0.0, 1.0),  # how often a player one XP short wins next night
+    "aim_leader": (0.0, 0.6),  # worlds where the others hunt the leader
+    "aim_random": (0.0, 0.6),  # worlds where the others aim at random
+    "picker_eps": (0.0, 0.5),  # distrust of the heuristic as the others' draft
+    "withdraw_margin": (-0.1, 0.3),  # what a full withdrawal must pay
+}
+
+
+def knobs_vector(params: StrongParams) -> list[float]:
+    return [(getattr(params, k) - lo) / (hi - lo) for k, (lo, hi) in STRONG_KNOBS.items()]
+
+
+def knobs_from_vector(x: Sequence[float]) -> dict[str, float]:
+    return {k: round(lo + (hi - lo) * min(1.0, max(0.0, float(v))), 4)
+            for (k, (lo, hi)), v in zip(STRONG_KNOBS.items(), x, strict=True)}
 
 #: The strong bot's answers tried each round: its opponent model's knobs.
 STRONG_CANDIDATES: Final[Mapping[str, Mapping[str, Any]]] = {
@@ -75,10 +102,16 @@ class LeagueConfig:
     workers: int = 1
     start: str = "plain"  # one of STARTS
     calibrate_deals: int = 10  # deals of six strong bots that measure the goal rates
+    answer: str = "choice"  # one of ANSWERS
+    answer_generations: int = 3  # the answer's search (answer="search")
+    answer_popsize: int = 6
+    answer_sigma: float = 0.2
 
     def __post_init__(self) -> None:
         if self.start not in STARTS:
             raise ValueError(f"start {self.start!r}: one of {', '.join(STARTS)}")
+        if self.answer not in ANSWERS:
+            raise ValueError(f"answer {self.answer!r}: one of {', '.join(ANSWERS)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,23 +289,10 @@ def league(cfg: LeagueConfig, out: Path, *, log: Callable[[str], None] = print,
         # 3. the strong bot's answer against the population, when it has grown (a
         # choice among the knobs on an unchanged population would be chance's)
         if "answer" not in rnd and rnd["find"]["added"]:
-            members = [register_style(f"league-member-{i}", Style.from_json(s))
-                       for i, s in enumerate(state["population"])]
-            table: dict[str, dict[str, Any]] = {}
-            for cand, knobs in STRONG_CANDIDATES.items():
-                params = replace(load_params(), **{**state["strong"], **knobs})
-                bot = register_strong(f"league-answer-{k}-{cand}", params)
-                scores = {m: single_seat(bot, m, players=n, deals=cfg.answer_deals,
-                                         seed=f"league:{cfg.seed}:{k}:answer",
-                                         workers=cfg.workers) for m in members}
-                mean = sum(s.ratio for s in scores.values()) / len(scores)
-                table[cand] = {"mean": round(mean, 4),
-                               "members": {m: _score_json(s) for m, s in scores.items()}}
-                log(f"round {k}: strong {cand} against the population: mean {mean:.2f}x; "
-                    + ", ".join(f"{m} {s}" for m, s in scores.items()))
-            best_c = max(table, key=lambda c: (table[c]["mean"], c == "as-is"))
-            rnd["answer"] = {"table": table, "chosen": best_c}
-            state["strong"] = {**state["strong"], **STRONG_CANDIDATES[best_c]}
+            answer = (_answer_search if cfg.answer == "search" else _answer_choice)(
+                cfg, state, rnd, k, log, save)
+            rnd["answer"] = answer
+            state["strong"] = {**state["strong"], **answer["knobs"]}
             save()
         rnd["done"] = True
         save()
@@ -280,6 +300,87 @@ def league(cfg: LeagueConfig, out: Path, *, log: Callable[[str], None] = print,
             log(f"round {k}: nothing above 1.0x on the check deals; the league stops")
             break
     return state
+
+
+def _members(state: Mapping[str, Any]) -> list[str]:
+    return [register_style(f"league-member-{i}", Style.from_json(st))
+            for i, st in enumerate(state["population"])]
+
+
+def _answer_choice(cfg: LeagueConfig, state: dict[str, Any], rnd: dict[str, Any], k: int,
+                   log: Callable[[str], None], save: Callable[[], None]) -> dict[str, Any]:
+    """The best of :data:`STRONG_CANDIDATES` as the single seat among every member."""
+    members = _members(state)
+    table: dict[str, dict[str, Any]] = {}
+    for cand, knobs in STRONG_CANDIDATES.items():
+        params = replace(load_params(), **{**state["strong"], **knobs})
+        bot = register_strong(f"league-answer-{k}-{cand}", params)
+        scores = {m: single_seat(bot, m, players=cfg.players, deals=cfg.answer_deals,
+                                 seed=f"league:{cfg.seed}:{k}:answer", workers=cfg.workers)
+                  for m in members}
+        mean = sum(sc.ratio for sc in scores.values()) / len(scores)
+        table[cand] = {"mean": round(mean, 4),
+                       "members": {m: _score_json(sc) for m, sc in scores.items()}}
+        log(f"round {k}: strong {cand} against the population: mean {mean:.2f}x; "
+            + ", ".join(f"{m} {sc}" for m, sc in scores.items()))
+    best_c = max(table, key=lambda c: (table[c]["mean"], c == "as-is"))
+    return {"table": table, "chosen": best_c, "knobs": dict(STRONG_CANDIDATES[best_c])}
+
+
+def _answer_search(cfg: LeagueConfig, state: dict[str, Any], rnd: dict[str, Any], k: int,
+                   log: Callable[[str], None], save: Callable[[], None]) -> dict[str, Any]:
+    """CMA-ES over :data:`STRONG_KNOBS`: each candidate plays both ways against every
+    member on the same deals; its score is the mean over the members of its share
+    among five of the member less the member's share among five of it. The bot as it
+    is plays too (its score is the bar to beat). Resumable: generations are kept in
+    ``rnd["answer_generations"]``."""
+    import cma
+
+    members = _members(state)
+    seed = f"league:{cfg.seed}:{k}:answer"
+    kept: list[dict[str, Any]] = rnd.setdefault("answer_generations", [])
+
+    def score(knobs: Mapping[str, Any], name: str) -> dict[str, Any]:
+        bot = register_strong(name, replace(load_params(), **{**state["strong"], **knobs}))
+        rows = {}
+        for m in members:
+            a = single_seat(bot, m, players=cfg.players, deals=cfg.answer_deals, seed=seed,
+                            workers=cfg.workers)
+            b = single_seat(m, bot, players=cfg.players, deals=cfg.answer_deals, seed=seed,
+                            workers=cfg.workers)
+            rows[m] = {"strong_vs_member": _score_json(a), "member_vs_strong": _score_json(b)}
+        value = sum(r["strong_vs_member"]["ratio"] - r["member_vs_strong"]["ratio"]
+                    for r in rows.values()) / len(rows)
+        return {"knobs": dict(knobs), "score": round(value, 4), "members": rows}
+
+    if "as_is" not in rnd:
+        rnd["as_is"] = score({}, f"league-answer-{k}-as-is")
+        log(f"round {k}: the strong bot as it is scores {rnd['as_is']['score']:+.2f} "
+            "(its share among five of each member less the member's among five of it)")
+        save()
+    base = replace(load_params(), **state["strong"])
+    es = cma.CMAEvolutionStrategy(knobs_vector(base), cfg.answer_sigma, {
+        "popsize": cfg.answer_popsize, "seed": cfg.seed * 1000 + 500 + k, "verbose": -9,
+        "bounds": [0.0, 1.0]})
+    for g in range(cfg.answer_generations):
+        xs = es.ask()
+        if g < len(kept):
+            es.tell([list(x) for x in kept[g]["points"]],
+                    [-c["score"] for c in kept[g]["candidates"]])
+            continue
+        cands = [score(knobs_from_vector(x), f"league-answer-{k}-{g}-{i}")
+                 for i, x in enumerate(xs)]
+        es.tell(xs, [-c["score"] for c in cands])
+        kept.append({"points": [[round(float(v), 6) for v in x] for x in xs],
+                     "candidates": cands})
+        best = max(cands, key=lambda c: c["score"])
+        log(f"round {k} answer generation {g}: best {best['score']:+.2f} {best['knobs']}, "
+            f"mean {sum(c['score'] for c in cands) / len(cands):+.2f}")
+        save()
+    every = [rnd["as_is"], *(c for gen in kept for c in gen["candidates"])]
+    chosen = max(every, key=lambda c: (c["score"], not c["knobs"]))
+    return {"chosen": chosen, "knobs": dict(chosen["knobs"]),
+            "as_is_score": rnd["as_is"]["score"]}
 
 
 def strong_knobs(state: Mapping[str, Any]) -> StrongParams:
