@@ -47,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("league.json"))
     ap.add_argument("--standings", type=int, default=0, metavar="DEALS",
                     help="then play the final strong bot against every member, both ways")
+    ap.add_argument("--compare-shipped", action="store_true",
+                    help="with --standings: the shipped strong bot's standings too, on the "
+                         "same deals")
     ap.add_argument("--also", default="", help="bots by name added to the standings")
     ap.add_argument("--population", default="plain",
                     help="the styles the population starts with (comma separated; "
@@ -88,9 +91,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if a.standings:
         extra = [x.strip() for x in a.also.split(",") if x.strip()]
-        state["standings"] = standings(state, players=a.players, deals=a.standings,
-                                       seed=a.seed, workers=a.workers, log=log, extra=extra)
-        a.out.write_text(json.dumps(state, indent=1) + "\n", "utf-8")
+        for key, shipped in (("standings", False), ("standings_shipped", True)):
+            if shipped and not a.compare_shipped:
+                continue
+            log("the shipped strong bot's standings" if shipped else "the standings")
+            state[key] = standings(state, players=a.players, deals=a.standings,
+                                   seed=a.seed, workers=a.workers, log=log, extra=extra,
+                                   shipped=shipped, kept=state.get(key))
+            a.out.write_text(json.dumps(state, indent=1) + "\n", "utf-8")
     log(f"done: {a.out}")
     return 0
 

@@ -175,6 +175,12 @@ def test_a_league_searches_checks_answers_and_carries_on(tmp_path: Path,
     # both members, round 1's find that the check kept out, the extra bot
     assert list(table) == ["league-member-0", "league-member-1", "league-find-1", "never-flee"]
     assert set(table["never-flee"]) == {"strong_vs_member", "member_vs_strong"}
+    n = len(calls)
+    assert lg.standings(state, players=4, deals=1, seed=1, log=lines.append,
+                        extra=["never-flee"], kept=table) == table
+    assert len(calls) == n  # kept rows are not played again
+    lg.standings(state, players=4, deals=1, seed=1, log=lines.append, shipped=True)
+    assert {c[0] for c in calls[n:]} >= {"league-strong-shipped"}  # the shipped bot's
 
 
 def test_a_single_seat_is_scored_on_duplicate_deals() -> None:

@@ -394,12 +394,17 @@ def population_styles(state: Mapping[str, Any]) -> list[Style]:
 
 def standings(state: Mapping[str, Any], *, players: int, deals: int, seed: int | str,
               workers: int = 1, log: Callable[[str], None] = print,
-              extra: Sequence[str] = ()) -> dict[str, dict[str, Any]]:
+              extra: Sequence[str] = (), shipped: bool = False,
+              kept: Mapping[str, Any] | None = None) -> dict[str, dict[str, Any]]:
     """The league's strong bot against every member, every round's find that the
     check kept out, and the ``extra`` bots by name: the strong bot as the single
     seat among ``players - 1`` of the member, and the member as the single seat
-    among strong bots, on the same deals."""
-    strong = register_strong("league-strong-final", strong_knobs(state))
+    among strong bots, on the same deals. ``shipped``: the strong bot as shipped
+    instead of the league's (the same deals: the two compare). Rows of ``kept`` with
+    as many games are not played again."""
+    knobs = load_params() if shipped else strong_knobs(state)
+    strong = register_strong("league-strong-shipped" if shipped else "league-strong-final",
+                             knobs)
     names = [register_style(f"league-member-{i}", st)
              for i, st in enumerate(population_styles(state))]
     for rnd in state.get("rounds", []):  # the finds left out of the population too
@@ -413,6 +418,10 @@ def standings(state: Mapping[str, Any], *, players: int, deals: int, seed: int |
     names += list(extra)
     out: dict[str, dict[str, Any]] = {}
     for m in names:
+        old = (kept or {}).get(m)
+        if old is not None and old["strong_vs_member"]["games"] == deals * players:
+            out[m] = old
+            continue
         a = single_seat(strong, m, players=players, deals=deals,
                         seed=f"league:{seed}:standings", workers=workers)
         b = single_seat(m, strong, players=players, deals=deals,
