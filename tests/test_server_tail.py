@@ -72,3 +72,38 @@ def test_a_decision_on_sqlite_is_one_transaction_through_the_driver(tmp_path: Pa
         assert [d.seq for d in again.decisions("ROOMAB")] == [0, 1, 2]
     finally:
         again.close()
+
+
+def test_the_reveal_never_fires_before_now() -> None:
+    """The loop's timers fire up to a millisecond early (uvloop counts whole
+    milliseconds): a reveal timer that fires before the count's end is set again for
+    what is left, and the room reveals only at or after "now!"."""
+    from types import SimpleNamespace
+
+    from darkcity.room.clock import RoomClock
+
+    at = 100.0
+    now = [at - 0.0004]
+    armed: list[float] = []
+    ticks: list[float] = []
+
+    class Timers:
+        def call_later(self, delay: float, callback: object) -> None:
+            armed.append(delay)
+
+    room = SimpleNamespace(reveal_at=at, clock=lambda: now[0],
+                           scheduler=SimpleNamespace(timers=Timers),
+                           tick=lambda: ticks.append(now[0]))
+    room._reveal_due = lambda when: RoomClock._reveal_due(room, when)
+    room._reveal_due(at)
+    assert armed == [pytest.approx(0.0004)] and ticks == []  # early: set again
+    now[0] = at + 0.0001
+    room._reveal_due(at)
+    assert ticks == [at + 0.0001]  # at "now!" or after: revealed
+    now[0] = at - 0.01  # a clock of its own (a test's): its tick reveals
+    room._reveal_due(at)
+    assert len(armed) == 1 and len(ticks) == 1
+    room.reveal_at = None  # revealed already
+    now[0] = at
+    room._reveal_due(at)
+    assert len(ticks) == 1
