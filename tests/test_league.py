@@ -174,11 +174,15 @@ def test_a_league_searches_checks_answers_and_carries_on(tmp_path: Path,
                          extra=["never-flee"])
     # both members, round 1's find that the check kept out, the extra bot
     assert list(table) == ["league-member-0", "league-member-1", "league-find-1", "never-flee"]
-    assert set(table["never-flee"]) == {"strong_vs_member", "member_vs_strong"}
+    assert set(table["never-flee"]) == {"strong_vs_member", "member_vs_strong", "strong"}
     n = len(calls)
     assert lg.standings(state, players=4, deals=1, seed=1, log=lines.append,
                         extra=["never-flee"], kept=table) == table
     assert len(calls) == n  # kept rows are not played again
+    other = {**state, "strong": {"deny": 0.9}}  # another strong bot: played again
+    lg.standings(other, players=4, deals=1, seed=1, log=lines.append, kept=table)
+    assert len(calls) > n
+    n = len(calls)
     lg.standings(state, players=4, deals=1, seed=1, log=lines.append, shipped=True)
     assert {c[0] for c in calls[n:]} >= {"league-strong-shipped"}  # the shipped bot's
 

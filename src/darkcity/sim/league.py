@@ -400,9 +400,10 @@ def standings(state: Mapping[str, Any], *, players: int, deals: int, seed: int |
     check kept out, and the ``extra`` bots by name: the strong bot as the single
     seat among ``players - 1`` of the member, and the member as the single seat
     among strong bots, on the same deals. ``shipped``: the strong bot as shipped
-    instead of the league's (the same deals: the two compare). Rows of ``kept`` with
-    as many games are not played again."""
+    instead of the league's (the same deals: the two compare). Rows of ``kept`` of the
+    same strong bot and as many games are not played again."""
     knobs = load_params() if shipped else strong_knobs(state)
+    which: Any = "shipped" if shipped else dict(state.get("strong", {}))  # rows' strong bot
     strong = register_strong("league-strong-shipped" if shipped else "league-strong-final",
                              knobs)
     names = [register_style(f"league-member-{i}", st)
@@ -418,14 +419,16 @@ def standings(state: Mapping[str, Any], *, players: int, deals: int, seed: int |
     names += list(extra)
     out: dict[str, dict[str, Any]] = {}
     for m in names:
-        old = (kept or {}).get(m)
-        if old is not None and old["strong_vs_member"]["games"] == deals * players:
+        old = (kept or {}).get(m)  # the same strong bot, as many games: kept
+        if (old is not None and old.get("strong") == which
+                and old["strong_vs_member"]["games"] == deals * players):
             out[m] = old
             continue
         a = single_seat(strong, m, players=players, deals=deals,
                         seed=f"league:{seed}:standings", workers=workers)
         b = single_seat(m, strong, players=players, deals=deals,
                         seed=f"league:{seed}:standings", workers=workers)
-        out[m] = {"strong_vs_member": _score_json(a), "member_vs_strong": _score_json(b)}
+        out[m] = {"strong_vs_member": _score_json(a), "member_vs_strong": _score_json(b),
+                  "strong": which}
         log(f"{m}: strong among five of it {a}; it among five strong {b}")
     return out
