@@ -70,18 +70,18 @@ def _invalid(request: Request, e: ValidationError) -> JSONResponse:
     return _refused(request, Refusal("invalid", validation_message(e)), 422)
 
 
-#: The collector's thresholds once the server has started (issue #33). A young
-#: collection every 10,000 net allocations, and the middle generation with every other
-#: one (it holds only the last young collection's survivors): at 2,004 players the
-#: longest young and middle collections went from 24 and 51 ms of CPU, (20000, 2, 1000),
-#: to 10 to 12 and 17 ms, and the collector's CPU in a run from 0.45 to 0.37 to 0.41 s
-#: (with 20 for the middle generation it piled up to 320,000 live objects and one
-#: collection held the loop for 200 ms). The full collection of the whole heap
-#: (300,000 objects, about 220 ms) after 3,000 middle ones: 40 minutes or more apart
-#: at 2,004 players; the garbage in cycles that waits in the old generation meanwhile
-#: was none in every measured run (a full collection after the run freed 0 objects).
-#: benchmarks/README.md has the runs.
-GC_THRESHOLDS = (10000, 0, 3000)
+#: The collector's thresholds once the server has started (issue #33). The start-up's
+#: objects are frozen out of its sight; then a young collection every 1,000 net
+#: allocations (at most about 3 ms of CPU), the middle generation every 10 of them
+#: (under 15 ms: it holds at most ten young collections' survivors), and the whole
+#: heap after 3,000 middle ones (the default's 10 held the loop for up to 216 ms a
+#: few times a run). Measured at 1,002 players with ``benchmarks/server_probe.py``
+#: (one 30 s run each): ack p99 7.7 to 9.8 ms with a young generation of 500 to
+#: 2,000, against 14 to 18 ms with (10000, 0, 3000), whose young collections took
+#: up to 22 ms, and 141 ms with the default (700, 10, 10); benchmarks/README.md has
+#: the runs. The garbage in cycles that waits in the old generation meanwhile was
+#: none in every measured run (a full collection after the run freed 0 objects).
+GC_THRESHOLDS = (1000, 10, 3000)
 
 
 def create_app(config: ServerConfig | None = None) -> FastAPI:
