@@ -37,6 +37,7 @@ __all__ = [
     "Beliefs",
     "Facts",
     "distance",
+    "draft_tastes",
     "effect_value",
     "gain",
     "leader_aims",
@@ -146,7 +147,8 @@ class Beliefs:
     def __init__(self, f: Facts, drafters: Mapping[Role, float] | None = None,
                  sharpness: float = 3.0, *, picker: Mapping[Role, float] | None = None,
                  eps: float = 0.05, rng: random.Random | None = None,
-                 marginal_samples: int = 24) -> None:
+                 marginal_samples: int = 24,
+                 tastes: Mapping[str, Mapping[Role, float]] | None = None) -> None:
         """``drafters``: per-role goal rates; when given, every other player is
         modelled as drafting toward its own journal (public), so the cards it
         would have liked are likelier in its hands.
@@ -158,8 +160,12 @@ class Beliefs:
         every card this player received (and those kept between them), a
         player after it keeps the best of what is passed on; a pick the model
         would not make keeps weight ``eps``. :meth:`marginals` then counts
-        ``marginal_samples`` deals drawn with ``rng``."""
+        ``marginal_samples`` deals drawn with ``rng``.
+
+        ``tastes``: per player, multipliers on the ``picker``'s rates (a player
+        seen to keep one role night after night: :func:`draft_tastes`)."""
         self.facts = f
+        self._tastes = tastes or {}
         self._pref: dict[tuple[str, Card], float] | None = None
         self._drafters = drafters
         self._sharpness = sharpness
@@ -286,12 +292,14 @@ class Beliefs:
         if x is None:
             assert self._picker is not None
             j = self.facts.journals.get(p, {})
+            taste = self._tastes.get(p, {})
             by_role: dict[Role, float] = {}
             x = {}
             for c in self.facts.deck:
                 v = by_role.get(c.role)
                 if v is None:
-                    v = by_role[c.role] = self._picker.get(c.role, 0.3) * gain(j, c.role)
+                    v = by_role[c.role] = (self._picker.get(c.role, 0.3) * taste.get(c.role, 1.0)
+                                           * gain(j, c.role))
                 x[c] = v
             self._pv[p] = x
         return x
@@ -704,3 +712,40 @@ def withdrawal_rates(history: Sequence[NightView], me: str, *, prior: float = 0.
     return {p: ((row[1] + prior * weight) / (row[0] + weight),
                 (row[3] + calm * weight) / (row[2] + weight),
                 (row[5] + lower * weight) / (row[4] + weight)) for p, row in seen.items()}
+
+
+def draft_tastes(history: Sequence[NightView], me: str, *, weight: float = 6.0,
+                 least: int = 2) -> dict[str, dict[Role, float]]:
+    """Per other player, how much more readily than the table it keeps each role
+    (public: every finished night shows every card): the share of its nights it held
+    the role, under a prior of the table's own share worth ``weight`` nights, over
+    the table's share. A player who keeps the Zombie night after night reads about
+    2.5 there and under 1 elsewhere; with fewer than ``least`` nights seen, nobody
+    has a taste (an empty answer: everyone drafts like the model).
+
+    The strong bot's draft model (:class:`Beliefs` ``tastes``) multiplies the
+    picker's rates by these, so a player stacking one row is expected to take its
+    card when it is passed on, and the card's denial is valued in the sampled
+    nights."""
+    if len(history) < least:
+        return {}
+    held: dict[str, dict[Role, int]] = {}
+    table: dict[Role, int] = {}
+    for nv in history:
+        for p, c in nv.cards:
+            r = _role(c.role)
+            if r is Role.DEATH:
+                continue
+            table[r] = table.get(r, 0) + 1
+            if p != me:
+                row = held.setdefault(p, {})
+                row[r] = row.get(r, 0) + 1
+    total = sum(table.values())
+    if not total:
+        return {}
+    out: dict[str, dict[Role, float]] = {}
+    for p, row in held.items():
+        nights = sum(row.values())
+        out[p] = {r: (row.get(r, 0) + weight * n / total) / (nights + weight) / (n / total)
+                  for r, n in table.items()}
+    return out

@@ -6,7 +6,11 @@ through the engine, and mixed choices.
   the gestures (a player is what it showed, or a Devil in disguise:
   :class:`~darkcity.bots.knowledge.Beliefs`). Deals are drawn pick by pick, the
   others taken to draft like the heuristic (``picker``), a pick off that model
-  weighted by an ``eps`` that grows as the others' picks stop fitting it.
+  weighted by an ``eps`` that grows as the others' picks stop fitting it, each
+  player's rates scaled by its taste for the roles it keeps, learnt from the
+  finished nights when ``learn_tastes`` is on (``draft_tastes``: a player stacking
+  one row is expected to take that row's card, so keeping it from them counts in
+  the draft; off by default until measured).
 * The others' withdrawals (threatened or not, a Hunter's lowered arrow) come
   from each player's own rates, learnt from the finished nights; their unseen
   aims from a population of models, one per world (the heuristic's, random
@@ -47,6 +51,7 @@ from darkcity.bots.knowledge import (
     Beliefs,
     Facts,
     distance,
+    draft_tastes,
     gain,
     leader_aims,
     night_value,
@@ -104,6 +109,11 @@ class StrongParams:
     aim_leader: float = 0.15  # worlds where the others aim at the player nearest a victory
     eps_max: float = 0.5  # picker_eps when nobody drafts like the heuristic
     learn_aims: bool = True  # who hunts the leader, learnt this game, does so in the worlds
+    #: each player's taste for the roles it keeps, learnt this game, in the draft model
+    #: (a player stacking one row is expected to take its card: ``draft_tastes``); off
+    #: until measured against the league's Zombie stacker (issue #32)
+    learn_tastes: bool = False
+    taste_weight: float = 6.0  # the tastes' prior, in nights of the table's own shares
     #: a style's taste (``bots.family.STRONG_STYLES``): (role key, bonus) added to a
     #: drafted card's value, in the units of ``night_value`` (a win is 10)
     draft_bonus: tuple[tuple[str, float], ...] = ()
@@ -136,7 +146,8 @@ class StrongParams:
                                    "face_down_tries",
                                    "picker_eps", "model_picks", "model_gestures", "ahead",
                                    "learn_withdrawals", "mix_all", "mix_floor", "aim_random",
-                                   "aim_leader", "eps_max", "learn_aims")
+                                   "aim_leader", "eps_max", "learn_aims", "learn_tastes",
+                                   "taste_weight")
               if k in doc}
         free = tuple(str(x) for x in doc.get("free_xp", ()))
         return cls(rates=rates, free_xp=free, **kw)
@@ -194,6 +205,8 @@ class StrongBot(Bot):
         self._rates: dict[str, tuple[float, float, float]] | None = None
         self._leaders: dict[str, float] = {}  # how much each hunts the leader
         self._rate_night = -1
+        self._tastes: dict[str, dict[Role, float]] = {}
+        self._taste_night = -1
         # how well the heuristic's draft explains the others' picks this game:
         # [picks checked, picks the model would not make]
         self._draft_fit = [0, 0]
@@ -208,6 +221,10 @@ class StrongBot(Bot):
         first = legal[0]
         rates = self.params.rates_for(len(f.players))
         self._check_pass(obs)
+        if self.params.learn_tastes and self._taste_night != obs.view.night:
+            self._tastes = draft_tastes(obs.view.history, f.me,
+                                        weight=self.params.taste_weight)
+            self._taste_night = obs.view.night
         if isinstance(first, FreeXp) and self.params.free_xp:
             rows = {d.role.key: d for d in legal if isinstance(d, FreeXp)}
             for key in self.params.free_xp:
@@ -238,7 +255,7 @@ class StrongBot(Bot):
     def _beliefs(self, f: Facts, rates: Mapping[Role, float]) -> Beliefs:
         if self.params.model_picks:
             return Beliefs(f, rates, picker=DEFAULT_RATES, eps=self._picker_eps(),
-                           rng=self.rng, marginal_samples=16)
+                           rng=self.rng, marginal_samples=16, tastes=self._tastes)
         return Beliefs(f, rates)
 
     # -- the opponent model, learnt this game ---------------------------------------
