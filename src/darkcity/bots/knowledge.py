@@ -720,7 +720,7 @@ def draft_tastes(history: Sequence[NightView], me: str, *, weight: float = 6.0,
     (public: every finished night shows every card): the share of its nights it held
     the role, under a prior of the table's own share worth ``weight`` nights, over
     the table's share. A player who keeps the Zombie night after night reads about
-    2.5 there and under 1 elsewhere; with fewer than ``least`` nights seen, nobody
+    above 2 there and at most 1 elsewhere; with fewer than ``least`` nights seen, nobody
     has a taste (an empty answer: everyone drafts like the model).
 
     The strong bot's draft model (:class:`Beliefs` ``tastes``) multiplies the
