@@ -281,6 +281,49 @@ def test_a_deck_for_six_is_not_an_error_while_the_names_are_typed(
         page.context.close()
 
 
+def test_a_late_answer_for_five_names_does_not_undo_the_sixth(
+        browser: Any, table_server: Server) -> None:
+    """The names typed one after another each sent the deck to be checked. In CI the
+    answer for five names ("not a deck for 5 players") came after the one for six: it
+    was kept, the free XP rows went away and the set-up stayed refused with six names
+    typed. Here the answer for five is held until the one for six has come; it is then
+    dropped, as being about a set-up that no longer stands."""
+    base = table_server.base
+    page = phone(browser)
+    saved = {"players": ["Ana"] + [""] * 5, "deck": "reporter-death-6", "custom": False,
+             "cards": [], "free": {}}
+    page.add_init_script(
+        "if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1');"
+        f" localStorage.setItem('darkcity:table:setup', JSON.stringify({json.dumps(saved)})); }}")
+    held: list[Any] = []
+
+    def hold_five(route: Any) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        if len(body.get("players", [])) == 5 and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    try:
+        page.route("**/api/tables/check*", hold_five)
+        page.goto(f"{base}/table?lang=pt_BR")
+        expect(page.get_by_test_id("deck")).to_have_value("reporter-death-6", timeout=10_000)
+        for i, p in enumerate(PLAYERS[1:], start=1):
+            page.get_by_test_id(f"seat-{i}").fill(p)
+            page.get_by_test_id(f"seat-{i}").dispatch_event("change")
+            expect(page.get_by_test_id(f"seat-{i}")).to_have_value(p, timeout=10_000)
+        page.get_by_test_id("free-5").wait_for(timeout=10_000)
+        assert held, "the check for five names was never asked"
+        with page.expect_response(lambda r: "/api/tables/check" in r.url):
+            held[0].continue_()
+        page.wait_for_timeout(300)  # the late answer handled, and any render after it
+        expect(page.get_by_test_id("free-5")).to_be_visible()
+        expect(page.get_by_test_id("setup-error")).to_have_count(0)
+        expect(page.get_by_test_id("setup-hint")).to_have_count(0)
+    finally:
+        page.context.close()
+
+
 def test_a_players_phone_puts_their_own_card_first(browser: Any, table_server: Server,
                                                    artifacts: Path) -> None:
     """The rules on a player's phone began at the Devil whatever they held. Bia, whose

@@ -7,6 +7,7 @@ import { api } from "./api.js";
 
 const DEFAULT_NAMES = ["", "", "", "", "", ""];
 let typing = null;  // the deck checked again once a name's typing pauses
+let asked = null;  // the set-up of the check in flight, as sent
 
 export function loadSetup() {
   try {
@@ -22,6 +23,29 @@ function saveSetup(s) {
 
 function names(s) {
   return s.players.map((p) => p.trim()).filter((p) => p);
+}
+
+function checkBody(s) {
+  return { players: names(s), ...(s.custom ? { cards: s.cards } : { deck: s.deck }) };
+}
+
+// The deck checked for the set-up as it stands. Names typed one after another sent a
+// check for each; an answer for five names that came after the one for six put "not a
+// deck for 5 players" on a full table, and no free XP came. An answer is kept only for
+// the set-up it was asked about, and one set-up is asked about once at a time.
+function checkDeck(S) {
+  const s = S.setup;
+  const key = JSON.stringify(checkBody(s));
+  if (asked === key) return;
+  asked = key;
+  const settle = (check) => {
+    if (asked !== key) return;  // a later set-up was asked about since
+    asked = null;
+    if (S.setup === s && JSON.stringify(checkBody(s)) === key) s.check = check;
+    S.render();
+  };
+  api.check(JSON.parse(key)).then((r) => settle({ ok: true, ...r }))
+    .catch((e) => settle({ ok: false, error: e.message }));
 }
 
 export function setupPage(S) {
@@ -123,11 +147,7 @@ export function setupPage(S) {
   }
   wrap.append(deckPanel);
   // the deck check, then the free XP rows of its sheet
-  if (!s.check && players.length) {
-    const body = { players, ...(s.custom ? { cards: s.cards } : { deck: s.deck }) };
-    api.check(body).then((r) => { s.check = { ok: true, ...r }; S.render(); })
-      .catch((e) => { s.check = { ok: false, error: e.message }; S.render(); });
-  }
+  if (!s.check && players.length) checkDeck(S);
   if (s.check && !s.check.ok) {
     // names still being typed (a row left empty) are not a mistake: the deck's rule is
     // said quietly, in the deck's own title, until every row has a name
