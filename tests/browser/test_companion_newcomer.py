@@ -324,6 +324,51 @@ def test_a_late_answer_for_five_names_does_not_undo_the_sixth(
         page.context.close()
 
 
+def test_start_tapped_twice_makes_one_table_and_its_refusal_stays_said(
+        browser: Any, table_server: Server) -> None:
+    """On a slow phone the Mayor tapped "Start the game" again while the first tap was
+    being answered: two tables were asked for. And a refusal was said for one drawing
+    of the page only: the next re-draw, for anything, took it away before it was read
+    (CI saw the pocket app's "storage is full" come and go). One tap makes one request,
+    the button saying it is starting; the refusal stays until the set-up changes."""
+    base = table_server.base
+    page = phone(browser)
+    saved = {"players": PLAYERS, "deck": "reporter-death-6", "custom": False, "cards": [],
+             "free": FREE}
+    page.add_init_script(
+        f"localStorage.setItem('darkcity:table:setup', JSON.stringify({json.dumps(saved)}))")
+    held: list[Any] = []
+
+    def hold_create(route: Any) -> None:
+        if route.request.method == "POST":
+            held.append(route)
+        else:
+            route.continue_()
+
+    try:
+        page.route("**/api/tables?*", hold_create)
+        page.goto(f"{base}/table?lang=en")
+        start = page.get_by_test_id("start")
+        expect(start).to_be_enabled(timeout=10_000)
+        start.click()
+        expect(start).to_be_disabled(timeout=5_000)
+        expect(start).to_have_text("Starting…")
+        start.dispatch_event("click")  # a second tap, on the button as it is drawn
+        page.wait_for_timeout(300)
+        assert len(held) == 1, f"{len(held)} tables asked for"
+        held[0].fulfill(status=507, content_type="application/json",
+                        body=json.dumps({"message": "No room for one more table."}))
+        said = page.get_by_test_id("start-error")
+        expect(said).to_have_text("No room for one more table.", timeout=5_000)
+        expect(start).to_be_enabled()
+        page.evaluate("async () => (await import('/static/table/main.js')).S.render()")
+        expect(said).to_have_text("No room for one more table.")  # a re-draw keeps it
+        page.get_by_test_id("free-0").select_option("priest")  # the set-up changed
+        expect(said).to_have_count(0)
+    finally:
+        page.context.close()
+
+
 def test_a_players_phone_puts_their_own_card_first(browser: Any, table_server: Server,
                                                    artifacts: Path) -> None:
     """The rules on a player's phone began at the Devil whatever they held. Bia, whose

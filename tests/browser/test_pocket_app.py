@@ -26,7 +26,6 @@ import pytest
 
 pytest.importorskip("playwright")
 
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from darkcity.cast import Role
@@ -354,14 +353,10 @@ def test_a_full_storage_is_said_and_nothing_is_shown_done(browser: Any, static: 
         for i, p in enumerate(game.players):
             page.get_by_test_id(f"free-{i}").select_option(game.free_xp[p].key)
         said = page.get_by_test_id("start-error")
-        for _attempt in range(3):  # a name's pending re-draw may take the first answer away
-            page.get_by_test_id("start").click()
-            try:
-                said.wait_for(timeout=5_000)
-                break
-            except PlaywrightTimeout:
-                continue
-        expect(said).to_contain_text("The phone's storage is full: this entry was not saved")
+        # one tap: the refusal stays said through any re-draw (it came and went, in CI)
+        page.get_by_test_id("start").click()
+        expect(said).to_contain_text("The phone's storage is full: this entry was not saved",
+                                     timeout=20_000)
         expect(page.get_by_test_id("panel-draft")).to_have_count(0)
         assert d.state() is None
     finally:

@@ -154,6 +154,7 @@ UI: Final = (
     _("Shuffle, put three cards face down, deal the hand to {player}."),
     _("Speak"),
     _("Start the game"),
+    _("Starting…"),
     _("Step {step}"),
     _("Table companion"),
     _("Table {code}"),

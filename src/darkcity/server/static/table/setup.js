@@ -8,11 +8,12 @@ import { api } from "./api.js";
 const DEFAULT_NAMES = ["", "", "", "", "", ""];
 let typing = null;  // the deck checked again once a name's typing pauses
 let asked = null;  // the set-up of the check in flight, as sent
+let starting = false;  // "Start the game" pressed and not answered yet
 
 export function loadSetup() {
   try {
     const saved = JSON.parse(localStorage.getItem("darkcity:table:setup") || "null");
-    if (saved && Array.isArray(saved.players)) return { ...saved, check: null };
+    if (saved && Array.isArray(saved.players)) return { ...saved, check: null, startError: null };
   } catch (e) { /* a fresh set-up */ }
   return { players: DEFAULT_NAMES.slice(), deck: "basic", custom: false, cards: [], free: {} };
 }
@@ -174,25 +175,36 @@ export function setupPage(S) {
     wrap.append(free);
   }
   const missing = players.filter((p) => !s.free[p]);
-  const start = button(t("Start the game"), async () => {
+  const body = { players, lang: S.lang, free_xp: Object.fromEntries(players.map((p) => [p, s.free[p] || ""])),
+    ...(s.custom ? { cards: s.cards } : { deck: s.deck }) };
+  const key = JSON.stringify(body);
+  // one table per tap: a second tap while the first is answered (a slow phone) started
+  // nothing more; a refusal stays said until the set-up it was about changes (a re-draw
+  // for anything else took it away before it could be read)
+  const start = button(starting ? t("Starting…") : t("Start the game"), async () => {
+    if (starting) return;
+    starting = true;
+    s.startError = null;
+    S.render();
     try {
-      const body = { players, lang: S.lang, free_xp: Object.fromEntries(players.map((p) => [p, s.free[p] || ""])),
-        ...(s.custom ? { cards: s.cards } : { deck: s.deck }) };
       const r = await api.create(body);
+      starting = false;
       localStorage.setItem(`darkcity:table:${r.code}`, r.token);
       history.pushState(null, "", api.tablePath(r.code));
       S.start(r.code, r.token);
     } catch (e) {
-      s.startError = e.message;
+      starting = false;
+      s.startError = { key, message: e.message };
       S.render();
     }
-  }, { class: "primary", "data-testid": "start", disabled: !(s.check && s.check.ok) || missing.length ? true : null });
-  if (s.startError) wrap.append(el("p", { class: "error", role: "alert", "data-testid": "start-error", text: s.startError }));
+  }, { class: "primary", "data-testid": "start",
+    disabled: starting || !(s.check && s.check.ok) || missing.length ? true : null });
+  const refused = s.startError && s.startError.key === key ? s.startError.message : null;
+  if (refused) wrap.append(el("p", { class: "error", role: "alert", "data-testid": "start-error", text: refused }));
   // every player writes a free XP before the first night: said, not refused with a field's name
   if (s.check && s.check.ok && missing.length) {
     wrap.append(el("p", { class: "warn", "data-testid": "free-missing", text: t("Choose the free XP of {names}.", { names: missing.join(", ") }) }));
   }
   wrap.append(start);
-  s.startError = null;
   return wrap;
 }
