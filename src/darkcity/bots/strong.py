@@ -10,7 +10,7 @@ through the engine, and mixed choices.
   player's rates scaled by its taste for the roles it keeps, learnt from the
   finished nights when ``learn_tastes`` is on (``draft_tastes``: a player stacking
   one row is expected to take that row's card, so keeping it from them counts in
-  the draft; off by default until measured).
+  the draft; off by default: measured, it does not help, docs/bots.md).
 * The others' withdrawals (threatened or not, a Hunter's lowered arrow) come
   from each player's own rates, learnt from the finished nights; their unseen
   aims from a population of models, one per world (the heuristic's, random
@@ -110,8 +110,9 @@ class StrongParams:
     eps_max: float = 0.5  # picker_eps when nobody drafts like the heuristic
     learn_aims: bool = True  # who hunts the leader, learnt this game, does so in the worlds
     #: each player's taste for the roles it keeps, learnt this game, in the draft model
-    #: (a player stacking one row is expected to take its card: ``draft_tastes``); off
-    #: until measured against the league's Zombie stacker (issue #32)
+    #: (a player stacking one row is expected to take its card: ``draft_tastes``); off:
+    #: measured, the Zombie stacker did no worse against it and the bot's margin over
+    #: the heuristic fell (docs/bots.md, benchmarks/bench_tastes.py)
     learn_tastes: bool = False
     taste_weight: float = 6.0  # the tastes' prior, in nights of the table's own shares
     #: a style's taste (``bots.family.STRONG_STYLES``): (role key, bonus) added to a
