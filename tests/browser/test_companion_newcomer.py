@@ -32,6 +32,34 @@ def phone(browser: Any) -> Any:
                                locale="pt-BR").new_page()
 
 
+def seed_setup(page: Any, players: list[str], *, deck: str = "reporter-death-6",
+               free: dict[str, str] | None = None, once: bool = False) -> None:
+    """The companion's saved set-up, put in the page's storage before it loads (on its
+    first load only with ``once``: a reload then keeps what the page saved)."""
+    saved = {"players": players, "deck": deck, "custom": False, "cards": [],
+             "free": free or {}}
+    put = f"localStorage.setItem('darkcity:table:setup', JSON.stringify({json.dumps(saved)}));"
+    page.add_init_script(
+        "if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1'); "
+        f"{put} }}" if once else put)
+
+
+def hold(page: Any, pattern: str, when: Any, *, first_only: bool = False) -> list[Any]:
+    """Requests to ``pattern`` for which ``when(request)`` holds are held (the test lets
+    them through, or answers them, when it chooses; with ``first_only``, only the first
+    of them); the others go on."""
+    held: list[Any] = []
+
+    def route(r: Any) -> None:
+        if when(r.request) and not (first_only and held):
+            held.append(r)
+        else:
+            r.continue_()
+
+    page.route(pattern, route)
+    return held
+
+
 def test_a_players_phone_says_how_to_win_and_how_close_they_are(
         browser: Any, table_server: Server, artifacts: Path) -> None:
     """Bia's phone lists the four victory conditions with her count towards each, the
@@ -204,10 +232,7 @@ def test_the_first_draft_comes_up_from_its_top_after_the_set_up(
     the draft the Mayor landed on the QR code, 'Ana começa a escolha' above the screen."""
     base = table_server.base
     page = phone(browser)
-    saved = {"players": PLAYERS, "deck": "reporter-death-6", "custom": False, "cards": [],
-             "free": FREE}
-    page.add_init_script(
-        f"localStorage.setItem('darkcity:table:setup', JSON.stringify({json.dumps(saved)}))")
+    seed_setup(page, PLAYERS, free=FREE)
     try:
         page.goto(f"{base}/table?lang=pt_BR")
         start = page.get_by_test_id("start")
@@ -243,11 +268,7 @@ def test_a_deck_for_six_is_not_an_error_while_the_names_are_typed(
     offers."""
     base = table_server.base
     page = phone(browser)
-    saved = {"players": [""] * 6, "deck": "reporter-death-6", "custom": False, "cards": [],
-             "free": {}}
-    page.add_init_script(
-        "if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1');"
-        f" localStorage.setItem('darkcity:table:setup', JSON.stringify({json.dumps(saved)})); }}")
+    seed_setup(page, [""] * 6, once=True)
     try:
         page.goto(f"{base}/table?lang=pt_BR")
         expect(page.get_by_test_id("deck")).to_have_value("reporter-death-6", timeout=10_000)
@@ -290,22 +311,11 @@ def test_a_late_answer_for_five_names_does_not_undo_the_sixth(
     dropped, as being about a set-up that no longer stands."""
     base = table_server.base
     page = phone(browser)
-    saved = {"players": ["Ana"] + [""] * 5, "deck": "reporter-death-6", "custom": False,
-             "cards": [], "free": {}}
-    page.add_init_script(
-        "if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1');"
-        f" localStorage.setItem('darkcity:table:setup', JSON.stringify({json.dumps(saved)})); }}")
-    held: list[Any] = []
-
-    def hold_five(route: Any) -> None:
-        body = json.loads(route.request.post_data or "{}")
-        if len(body.get("players", [])) == 5 and not held:
-            held.append(route)
-        else:
-            route.continue_()
-
+    seed_setup(page, ["Ana"] + [""] * 5, once=True)
     try:
-        page.route("**/api/tables/check*", hold_five)
+        held = hold(page, "**/api/tables/check*",
+                    lambda r: len(json.loads(r.post_data or "{}").get("players", [])) == 5,
+                    first_only=True)
         page.goto(f"{base}/table?lang=pt_BR")
         expect(page.get_by_test_id("deck")).to_have_value("reporter-death-6", timeout=10_000)
         for i, p in enumerate(PLAYERS[1:], start=1):
@@ -333,20 +343,9 @@ def test_start_tapped_twice_makes_one_table_and_its_refusal_stays_said(
     the button saying it is starting; the refusal stays until the set-up changes."""
     base = table_server.base
     page = phone(browser)
-    saved = {"players": PLAYERS, "deck": "reporter-death-6", "custom": False, "cards": [],
-             "free": FREE}
-    page.add_init_script(
-        f"localStorage.setItem('darkcity:table:setup', JSON.stringify({json.dumps(saved)}))")
-    held: list[Any] = []
-
-    def hold_create(route: Any) -> None:
-        if route.request.method == "POST":
-            held.append(route)
-        else:
-            route.continue_()
-
+    seed_setup(page, PLAYERS, free=FREE)
     try:
-        page.route("**/api/tables?*", hold_create)
+        held = hold(page, "**/api/tables?*", lambda r: r.method == "POST")
         page.goto(f"{base}/table?lang=en")
         start = page.get_by_test_id("start")
         expect(start).to_be_enabled(timeout=10_000)
@@ -479,9 +478,7 @@ def test_every_tap_target_of_the_mayor_is_44_px_each_way(
     base = table_server.base
     eight = [*PLAYERS, "Gil", "Ivo"]
     page = phone(browser)
-    saved = {"players": eight, "deck": "basic", "custom": False, "cards": [], "free": {}}
-    page.add_init_script(
-        f"localStorage.setItem('darkcity:table:setup', JSON.stringify({json.dumps(saved)}))")
+    seed_setup(page, eight, deck="basic")
     try:
         page.goto(f"{base}/table?lang=pt_BR")
         page.get_by_test_id("free-7").wait_for(timeout=10_000)

@@ -175,8 +175,8 @@ export function setupPage(S) {
     wrap.append(free);
   }
   const missing = players.filter((p) => !s.free[p]);
-  const body = { players, lang: S.lang, free_xp: Object.fromEntries(players.map((p) => [p, s.free[p] || ""])),
-    ...(s.custom ? { cards: s.cards } : { deck: s.deck }) };
+  const body = { ...checkBody(s), lang: S.lang,
+    free_xp: Object.fromEntries(players.map((p) => [p, s.free[p] || ""])) };
   const key = JSON.stringify(body);
   // one table per tap: a second tap while the first is answered (a slow phone) started
   // nothing more; a refusal stays said until the set-up it was about changes (a re-draw
