@@ -109,3 +109,38 @@ def test_the_reveal_never_fires_before_now() -> None:
     now[0] = at
     room._reveal_due(at)
     assert len(ticks) == 1
+
+
+def test_a_deciders_ack_leaves_in_the_call_that_stored_it() -> None:
+    """A decider waits for its ack, which rides on its state: it goes out in the call
+    that stored the decision, not on a later turn of the event loop, and not held up to
+    the coalescing window by a broadcast already due for other changes (issue #33: a
+    timer of 0 s cost a turn of the loop, ack p90 to p99 0.5 to 2.4 ms); that timer
+    then finds nothing left to send."""
+    from darkcity.room import RoomConfig
+    from darkcity.room.local import LocalHost
+
+    config = RoomConfig(4, "basic", (), "fast", 20.0, 0.5, "en", "random", 30.0, 0.8)
+    host = LocalHost(config, code="ACKS", now=1000.0)
+    members = [host.add_member(f"P{i}")[0] for i in range(4)]
+    readers = [host.open(m) for m in members]
+    host.handle(readers[0], {"type": "start"})
+    host.advance_to(1001.0)  # (the start's states, after the window)
+    mine = [m for m in readers[0].take() if m["type"] == "state" or "state" in m]
+    view = (mine[-1].get("state") or mine[-1])["view"]
+    assert "P0" in view["pending"] and view["choices"]
+    room = host.room
+    window = room.server.coalesce_s
+    assert window > 0
+    room.broadcast_state(only="P3")  # other changes: one broadcast within the window
+    assert room._broadcast_due and host.clock.next_call() == pytest.approx(1001.0 + window)
+    assert [m for m in readers[0].take() if m["type"] == "state"] == []
+    choice = {k: v for k, v in view["choices"][0].items() if k != "player"}
+    host.handle(readers[0], {"type": "decide", "ref": "r1", "at": view["decision_id"],
+                             "decision": choice})
+    got = readers[0].take()  # the clock has not moved
+    states = [m for m in got if m["type"] == "state"]
+    assert len(states) == 1 and states[0]["ack"]["ref"] == "r1", got
+    assert not any(m["type"] == "error" for m in got), got
+    host.advance_to(1001.0 + 2 * window)  # the due timer: nothing again
+    assert [m for m in readers[0].take() if m["type"] == "state"] == []

@@ -50,12 +50,6 @@ def _table(seed: int, lang: str, log: list[dict[str, Any]] | None = None,
                 a, b = ([m for m in x if m["type"] != "lobby"] for x in (a, b))
             if log is not None:
                 log.extend({k: x for k, x in m.items() if k != "server_time"} for m in a + b)
-            if again_in_count and i == 1 and any(m["type"] == "count" for m in a):
-                for reader in (full, keeping):
-                    host.room.disconnect(reader)
-                for reader in (full, keeping):
-                    host.room.connect(reader, members[1])
-                wholes[i] = Whole()  # (a new connection)
             assert [m["type"] for m in a] == [m["type"] for m in b]
             sizes["whole"] += sum(map(_size, a))
             sizes["kept"] += sum(map(_size, b))
@@ -73,6 +67,13 @@ def _table(seed: int, lang: str, log: list[dict[str, Any]] | None = None,
                                     for d in (sa, done))
                     assert done == sa, (sa, sb)
                     views[i] = done["view"]
+            # (after what the old connections got: a decider's state can come with the count)
+            if again_in_count and i == 1 and any(m["type"] == "count" for m in a):
+                for reader in (full, keeping):
+                    host.room.disconnect(reader)
+                for reader in (full, keeping):
+                    host.room.connect(reader, members[1])
+                wholes[i] = Whole()  # (a new connection)
         room = host.room
         if room.game is not None and room.game.over and host.due() is None:
             return sizes, pairs

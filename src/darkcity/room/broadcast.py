@@ -92,15 +92,17 @@ class Broadcaster(Lobby):
             self._changed.update(also)
             self._point = self._point or point
         timers = self.scheduler.timers()
-        if timers is None:  # no event loop (a test driving a room directly)
+        # A decider waits for its ack, which rides on its state: at once, in the call
+        # that stored the decision (issue #33: a timer of 0 s cost a turn of the event
+        # loop, and one already due for other changes held the ack up to ``coalesce_s``;
+        # such a timer then finds nothing left to send). Else changes within the window
+        # make one broadcast.
+        if timers is None or self._urgent:  # (or no event loop: a test driving a room)
             self._broadcast_now()
             return
         if not self._broadcast_due:
             self._broadcast_due = True
-            # a decider waits for its ack (which rides on its state): at once; else
-            # changes within the window make one broadcast
-            timers.call_later(0.0 if self._urgent else self.server.coalesce_s,
-                              self._broadcast_now)
+            timers.call_later(self.server.coalesce_s, self._broadcast_now)
 
     def _broadcast_now(self) -> None:
         full, changed, point = self._full, self._changed or set(), self._point
@@ -111,7 +113,8 @@ class Broadcaster(Lobby):
             self._flush_acks()
             return
         self._fresh = set()  # readers whose state is built after this change
-        for c in self.conns:
+        # the deciders' first: their writers, woken in this order, send their acks first
+        for c in sorted(self.conns, key=_unacked):
             if full or self.player_of(c.member) in changed:
                 self.send_state(c)
                 self._fresh.add(c)
@@ -299,6 +302,11 @@ class Broadcaster(Lobby):
         if conn.keeps and held is not None:
             _leave_out_held(message, v, stand, held)
         return message
+
+
+def _unacked(conn: Reader) -> bool:
+    """Sort key: readers waiting for an acknowledgement first."""
+    return not conn.acks
 
 
 #: The fields of a view a state may leave out when its reader holds them as they are:
