@@ -77,38 +77,98 @@ def test_a_decision_on_sqlite_is_one_transaction_through_the_driver(tmp_path: Pa
 
 
 def test_the_reveal_never_fires_before_now() -> None:
-    """The loop's timers fire up to a millisecond early (uvloop counts whole
-    milliseconds): a reveal timer that fires before the count's end is set again for
-    what is left, and the room reveals only at or after "now!"."""
+    """A reveal timer that fires before the count's end (the loop's timers keep whole
+    milliseconds, early or late) is checked again at the loop's next turn, and the room
+    reveals only at or after "now!"."""
     from types import SimpleNamespace
 
     from darkcity.room.clock import RoomClock
 
     at = 100.0
     now = [at - 0.0004]
-    armed: list[float] = []
+    again: list[object] = []
     ticks: list[float] = []
 
     class Timers:
-        def call_later(self, delay: float, callback: object) -> None:
-            armed.append(delay)
+        def call_soon(self, callback: object) -> None:
+            again.append(callback)
 
     room = SimpleNamespace(reveal_at=at, clock=lambda: now[0],
                            scheduler=SimpleNamespace(timers=Timers),
                            tick=lambda: ticks.append(now[0]))
     room._reveal_due = lambda when: RoomClock._reveal_due(room, when)
     room._reveal_due(at)
-    assert armed == [pytest.approx(0.0004)] and ticks == []  # early: set again
+    assert len(again) == 1 and ticks == []  # early: again at the next turn
     now[0] = at + 0.0001
     room._reveal_due(at)
     assert ticks == [at + 0.0001]  # at "now!" or after: revealed
     now[0] = at - 0.01  # a clock of its own (a test's): its tick reveals
     room._reveal_due(at)
-    assert len(armed) == 1 and len(ticks) == 1
+    assert len(again) == 1 and len(ticks) == 1
     room.reveal_at = None  # revealed already
     now[0] = at
     room._reveal_due(at)
     assert len(ticks) == 1
+
+
+@pytest.mark.parametrize("kernel", [True, False], ids=["timerfd", "loop-timer"])
+def test_instants_run_in_order_never_before_their_time(kernel: bool,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reveal's clock (issue #33): callbacks at instants finer than the loop's
+    millisecond run in the order of their instants, each at or after its own, on the
+    loop; one that fails is reported and the others still run. With no timerfd (not
+    Linux) the loop's own timer wakes it, and the same holds."""
+    import asyncio
+    import sys
+    import time
+
+    from darkcity.server import timers as T
+
+    if kernel and T._timerfd() is None:
+        pytest.skip("no timerfd on this system (" + sys.platform + ")")
+    if not kernel:
+        monkeypatch.setattr(T, "_timerfd", lambda: None)
+    ran: list[tuple[str, float, float]] = []
+    failures: list[dict[str, object]] = []
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(lambda _loop, context: failures.append(context))
+        clock = T.InstantClock(loop)
+        assert clock.precise is kernel
+        start = time.monotonic()
+        for name, delay in (("c", 0.030), ("a", 0.0101), ("b", 0.0102), ("now", 0.0)):
+            when = start + delay
+            clock.call_later(when - time.monotonic(),
+                             lambda n=name, w=when: ran.append((n, w, time.monotonic())))
+        clock.call_later(0.020, lambda: 1 / 0)
+        await asyncio.sleep(0.06)
+
+    asyncio.run(main())
+    assert [name for name, _, _ in ran] == ["now", "a", "b", "c"]
+    assert all(at >= when for _, when, at in ran)  # never before the instant
+    assert len(failures) == 1 and isinstance(failures[0]["exception"], ZeroDivisionError)
+
+
+def test_a_room_on_the_server_reveals_on_the_precise_clock() -> None:
+    """The server's scheduler keeps one instant clock per loop, and a room's reveal
+    goes through it (not the loop's millisecond timer)."""
+    import asyncio
+
+    from darkcity.server.timers import LoopScheduler
+
+    scheduler = LoopScheduler()
+    assert scheduler.timers() is None  # no loop: the room's tick reveals
+    ran: list[str] = []
+
+    async def main() -> None:
+        scheduler.call_precisely(0.002, lambda: ran.append("one"))
+        scheduler.call_precisely(0.001, lambda: ran.append("two"))
+        assert len(scheduler._instants) == 1
+        await asyncio.sleep(0.02)
+
+    asyncio.run(main())
+    assert ran == ["two", "one"]
 
 
 def test_a_deciders_ack_leaves_in_the_call_that_stored_it() -> None:
@@ -144,3 +204,29 @@ def test_a_deciders_ack_leaves_in_the_call_that_stored_it() -> None:
     assert not any(m["type"] == "error" for m in got), got
     host.advance_to(1001.0 + 2 * window)  # the due timer: nothing again
     assert [m for m in readers[0].take() if m["type"] == "state"] == []
+
+
+def test_an_instant_clock_leaves_with_its_loop() -> None:
+    """A loop that is closed and dropped takes its instant clock and the clock's
+    timerfd with it (the test suite opens hundreds of loops)."""
+    import asyncio
+    import gc
+    import os
+
+    from darkcity.server.timers import LoopScheduler
+
+    scheduler = LoopScheduler()
+    fds: list[int | None] = []
+
+    async def main() -> None:
+        scheduler.call_precisely(0.0, lambda: None)
+        (clock,) = scheduler._instants.values()
+        fds.append(clock._fd)
+        await asyncio.sleep(0.005)
+
+    asyncio.run(main())
+    gc.collect()
+    assert len(scheduler._instants) == 0
+    if fds[0] is not None:
+        with pytest.raises(OSError):
+            os.fstat(fds[0])  # closed

@@ -36,11 +36,12 @@ class RoomClock(Driver):
                 self.bot_due.setdefault(p, at)
 
     def _schedule_reveal(self, at: float) -> None:
-        """The reveal fires at its instant, on a timer of its own (not the next tick)."""
-        timers = self.scheduler.timers()
-        if timers is None:  # no event loop: a test drives the clock, and tick() reveals
-            return
-        timers.call_later(max(0.0, at - self.clock()), functools.partial(self._reveal_due, at))
+        """The reveal fires at its instant, on a timer of its own (not the next tick),
+        finer than the loop's millisecond where the scheduler can."""
+        if self.scheduler.timers() is None:  # no event loop: a test drives the clock,
+            return  # and tick() reveals
+        self.scheduler.call_precisely(max(0.0, at - self.clock()),
+                                      functools.partial(self._reveal_due, at))
 
     def _reveal_due(self, at: float) -> None:
         if self.reveal_at != at:
@@ -48,10 +49,10 @@ class RoomClock(Driver):
         early = at - self.clock()
         if early > 0.005:
             return  # a clock of its own (tests): the tick reveals
-        if early > 0:  # the loop's timers fire up to a millisecond early: never before "now!"
-            timers = self.scheduler.timers()
-            if timers is not None:
-                timers.call_later(early, functools.partial(self._reveal_due, at))
+        if early > 0:  # a timer a little early (the loop's keeps whole milliseconds):
+            timers = self.scheduler.timers()  # again at the loop's next turn, never
+            if timers is not None:  # before "now!"
+                timers.call_soon(functools.partial(self._reveal_due, at))
                 return
         self.tick()
 

@@ -129,6 +129,12 @@ class LocalClock:
     def call_later(self, delay: float, callback: Callable[[], object]) -> _Call:
         return self.call_at(self.now + max(0.0, delay), callback)
 
+    def call_soon(self, callback: Callable[[], object]) -> _Call:
+        return self.call_at(self.now, callback)
+
+    def call_precisely(self, delay: float, callback: Callable[[], object]) -> None:
+        self.call_later(delay, callback)  # (its time is exact: it stands still)
+
     def next_call(self) -> float | None:
         """When the next call that still stands is due (``None``: none)."""
         while self._calls and self._calls[0][2].cancelled:

@@ -122,6 +122,8 @@ class Timers(Protocol):
 
     def call_at(self, when: float, callback: Callable[[], object]) -> Timer: ...
 
+    def call_soon(self, callback: Callable[[], object]) -> object: ...
+
 
 class Scheduler(Protocol):
     """Where a room's timers run."""
@@ -129,6 +131,11 @@ class Scheduler(Protocol):
     def timers(self) -> Timers | None:
         """The running loop's timers; ``None`` when nothing runs them (a test driving a
         room by hand): the room then broadcasts at once, and its tick reveals."""
+
+    def call_precisely(self, delay: float, callback: Callable[[], object]) -> None:
+        """``callback`` on the loop ``delay`` seconds from now, as near the instant as
+        the scheduler can (the reveal: the loop's own timers keep whole milliseconds).
+        Only called while :meth:`timers` gives a loop."""
 
 
 class _NoTimers:
@@ -138,6 +145,9 @@ class _NoTimers:
 
     def timers(self) -> Timers | None:
         return None
+
+    def call_precisely(self, delay: float, callback: Callable[[], object]) -> None:
+        raise RuntimeError("no loop runs this room's timers")
 
 
 NO_TIMERS: Scheduler = _NoTimers()
