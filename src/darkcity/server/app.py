@@ -71,17 +71,19 @@ def _invalid(request: Request, e: ValidationError) -> JSONResponse:
 
 
 #: The collector's thresholds once the server has started (issue #33). The start-up's
-#: objects are frozen out of its sight; then a young collection every 1,000 net
-#: allocations (at most about 3 ms of CPU), the middle generation every 10 of them
-#: (under 15 ms: it holds at most ten young collections' survivors), and the whole
-#: heap after 3,000 middle ones (the default's 10 held the loop for up to 216 ms a
-#: few times a run). Measured at 1,002 players with ``benchmarks/server_probe.py``
-#: (one 30 s run each): ack p99 7.7 to 9.8 ms with a young generation of 500 to
-#: 2,000, against 14 to 18 ms with (10000, 0, 3000), whose young collections took
-#: up to 22 ms, and 141 ms with the default (700, 10, 10); benchmarks/README.md has
-#: the runs. The garbage in cycles that waits in the old generation meanwhile was
-#: none in every measured run (a full collection after the run freed 0 objects).
-GC_THRESHOLDS = (1000, 10, 3000)
+#: objects are frozen out of its sight; then a young collection every 500 net
+#: allocations (under 2 ms of CPU), the middle generation every 2 of them (under 4 ms:
+#: it holds at most two young collections' survivors), and the whole heap after
+#: 20,000 middle ones (tens of minutes apart at 2,004 players; the default's 10 held
+#: the loop for up to 216 ms a few times a run). Every decision replaces part of a
+#: room's state, and the old objects' deaths count against the young threshold, so the
+#: young generation holds many more objects than its threshold: the pause is what is
+#: set here, the collector's CPU is the same (0.045 to 0.055 ms a decision). Measured
+#: at 2,004 players with ``benchmarks/server_probe.py`` (one 30 s run each, quiet
+#: machine): middle collections of 14.7 ms at most with (1000, 10, 3000), 7.8 with
+#: (1000, 3, 10000), 5.3 with (1000, 2, 15000), 4.0 with (500, 2, 20000); the clients'
+#: ack p99 11.9, 8.3, 7.9, 5.4 ms; benchmarks/README.md has the runs.
+GC_THRESHOLDS = (500, 2, 20000)
 
 
 def create_app(config: ServerConfig | None = None) -> FastAPI:
