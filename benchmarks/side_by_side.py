@@ -86,6 +86,16 @@ def run_bgio(clients: int, duration: float, storage: str, timeout: float) -> dic
             server.kill()
 
 
+def settle(below: float, most_s: float = 180.0) -> float:
+    """The 1-minute load average, once it is below ``below`` (or after ``most_s``)."""
+    end = time.monotonic() + most_s
+    load = os.getloadavg()[0]
+    while below > 0 and load >= below and time.monotonic() < end:
+        time.sleep(5)
+        load = os.getloadavg()[0]
+    return load
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clients", type=int, default=1002)
@@ -96,12 +106,16 @@ def main() -> None:
     ap.add_argument("--python", default=sys.executable,
                     help="the interpreter of darkcity's runs (a compiled install's)")
     ap.add_argument("--out", help="write every run's figures and the ratios as JSON")
+    ap.add_argument("--settle", type=float, default=1.0, metavar="LOAD",
+                    help="before each run, wait (up to 3 minutes) for the 1-minute load "
+                         "average to fall below this: the previous run's own load lingers "
+                         "in it (0: do not wait)")
     args = ap.parse_args()
     timeout = args.duration + 600
     runs: list[dict[str, Any]] = []
     for pair in range(args.pairs):
         for name in ("darkcity", "boardgame.io"):
-            load = os.getloadavg()[0]
+            load = settle(args.settle)
             print(f"pair {pair + 1}, {name}: load average {load:.2f} at the start",
                   file=sys.stderr, flush=True)
             out = (run_darkcity(args.python, args.clients, args.duration, timeout)
