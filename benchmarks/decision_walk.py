@@ -146,7 +146,7 @@ def main() -> None:
             handle(room, conn, text, session)
         finally:
             sys.settrace(None)
-        sent = [m for m in conn.queue._queue if m is not None]
+        sent = [m for m in conn.out if m is not None]
         assert any("ack" in m for m in sent), "the decision was not acknowledged"
         files = sorted(set(walk))
         print(f"files crossed: {len(files)}")

@@ -231,3 +231,86 @@ def test_an_instant_clock_leaves_with_its_loop() -> None:
     if fds[0] is not None:
         with pytest.raises(OSError):
             os.fstat(fds[0])  # closed
+
+
+class _Socket:
+    """A WebSocket as ``darkcity.server.ws`` uses it: frames in, bytes out; a send can
+    be held (the transport not writable) until ``writable`` is set."""
+
+    def __init__(self, frames: list[str]) -> None:
+        import asyncio
+
+        self.frames = frames
+        self.sent: list[str] = []
+        self.writable = asyncio.Event()
+        self.writable.set()
+        self.closed = False
+
+    async def receive(self) -> dict[str, object]:
+        if self.frames:
+            return {"type": "websocket.receive", "text": self.frames.pop(0)}
+        return {"type": "websocket.disconnect"}
+
+    async def send_bytes(self, data: bytes) -> None:
+        import json
+
+        await self.writable.wait()
+        self.sent.append(json.loads(data)["type"])
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+def test_the_answer_to_a_message_leaves_from_its_reader() -> None:
+    """What a message's handling queues for its own socket (a decider's state with its
+    ack, a pong, an error) is sent by the reader's task right after it, not by the
+    writer's task at a later turn of the event loop (issue #33: that turn was 0.18 ms
+    at the median and 0.9 ms at p90 of the ack's path at 2,004 players)."""
+    import asyncio
+
+    from darkcity.server import ws as W
+    from darkcity.server.conn import Conn
+    from darkcity.server.limits import Sockets
+
+    async def main() -> tuple[list[str], bool]:
+        cfg = ServerConfig()
+        conn = Conn("en", 16)
+        sock = _Socket(['{"type": "ping", "t": 1}', "not json"])
+        session = W._Session("127.0.0.1", Sockets(0, 0, 0), cfg, greeted=True)
+        await W._serve(sock, None, conn, session)  # type: ignore[arg-type]
+        return sock.sent, conn.wake.is_set()  # (no writer task runs in this test)
+
+    sent, woken = asyncio.run(main())
+    assert sent == ["pong", "error"] and not woken
+
+
+def test_messages_leave_in_order_when_the_writer_and_the_reader_both_send() -> None:
+    """A socket that cannot take more (its transport paused) holds the writer in the
+    middle of a send; the reader's answer then waits behind it, and nothing overtakes
+    anything: one lock covers taking a message and sending it."""
+    import asyncio
+
+    from darkcity.server import ws as W
+    from darkcity.server.conn import Conn
+
+    async def main() -> list[str]:
+        conn = Conn("en", 16)
+        sock = _Socket([])
+        sock.writable.clear()
+        writer = asyncio.create_task(W._writer(sock, conn))  # type: ignore[arg-type]
+        conn.send({"type": "state", "n": 1})
+        conn.send({"type": "progress", "n": 2})
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # the writer holds "state", waiting to write it
+        assert conn.sending.locked()
+        conn.answering = True  # the reader handles a message...
+        conn.send({"type": "error", "n": 3})
+        conn.answering = False
+        assert await W._answer(sock, conn)  # type: ignore[arg-type]
+        assert sock.sent == [] and conn.wake.is_set()  # handed to the writer
+        sock.writable.set()
+        conn.close()
+        await asyncio.wait_for(writer, 1)
+        return sock.sent
+
+    assert asyncio.run(main()) == ["state", "progress", "error"]

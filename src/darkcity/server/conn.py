@@ -1,7 +1,8 @@
 """One open WebSocket as a room sees it: its reader, and the queue of what it is sent.
 
-A room calls :meth:`Conn.send` (never awaits); the socket's writer
-(:mod:`darkcity.server.ws`) takes the messages from the queue. A decision's
+A room calls :meth:`Conn.send` (never awaits); the messages wait in ``out`` until the
+socket's writer (:mod:`darkcity.server.ws`) sends them, or the socket's reader, right
+after the message it handled, when that message was answered. A decision's
 acknowledgement rides on the next message that can carry it.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from typing import Any, Final
 
 from darkcity.i18n import Message, Translator, translator
@@ -27,7 +29,11 @@ class Conn:
     def __init__(self, lang: str, queue_size: int) -> None:
         self.member: int | None = None
         self.t: Translator = translator(lang)
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(queue_size)
+        self.out: deque[dict[str, Any] | None] = deque()  # to send, in order; None: close
+        self.limit = queue_size  # more waiting than this: the client is dropped (0: none)
+        self.wake = asyncio.Event()  # the writer's: something waits in ``out``
+        self.sending = asyncio.Lock()  # held while taking from ``out`` and sending
+        self.answering = False  # the reader is handling a message: it sends the answer
         self.nights_sent = 0  # finished nights this reader already holds
         self.keeps = False  # sent whole states (a hello with ``kept``: what changed only)
         self.held: tuple[View, Any] | None = None  # the last state sent: view, standing
@@ -60,13 +66,19 @@ class Conn:
                 message = {**message, "ack": self.acks.pop()}
         if self.sent is not None:  # as the reader takes them (a welcome, then its state)
             self.sent.extend(unfold(plain(message)))
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:  # a client that cannot keep up is dropped
-            self.dropped = True
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(None)
+        if self.limit and len(self.out) >= self.limit:  # a client that cannot keep up
+            self.dropped = True  # is dropped
+            self.out.clear()
+            self.close()
+            return
+        self.out.append(message)
+        if not self.answering:
+            self.wake.set()
+
+    def close(self) -> None:
+        """Close the socket once what waits before this has been sent."""
+        self.out.append(None)
+        self.wake.set()
 
     def error(self, code: str, message: Message, ref: str | None = None) -> None:
         self.send({"type": "error", "code": code, "message": self.t.render(message),

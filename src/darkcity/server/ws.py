@@ -3,8 +3,9 @@
 A socket is counted against its address, says hello (a seat token, or none to watch),
 and then each text frame is checked (size, rate), parsed (:mod:`darkcity.server.protocol`)
 and handed to its :class:`~darkcity.room.Room`; what the room sends the reader
-waits in its :class:`~darkcity.server.conn.Conn`'s queue until :func:`_writer` sends it
-as a binary frame of UTF-8 JSON.
+waits in its :class:`~darkcity.server.conn.Conn`'s queue until it is sent as a binary
+frame of UTF-8 JSON: the answer to a message (a decider's acknowledgement) by the
+reader's own task right after handling it, the rest by :func:`_writer`.
 """
 
 from __future__ import annotations
@@ -65,8 +66,7 @@ async def serve_socket(ws: WebSocket, code: str, manager: Callable[[], RoomManag
             room.disconnect(conn)
             if session.watching:
                 sockets.unwatch(room.code, session.address)
-        with contextlib.suppress(asyncio.QueueFull):
-            conn.queue.put_nowait(None)
+        conn.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 2)
         writer.cancel()
@@ -97,16 +97,46 @@ except ImportError:  # pragma: no cover
 
 
 async def _writer(ws: WebSocket, conn: Conn) -> None:
-    """Server messages leave as binary frames holding UTF-8 JSON: orjson's bytes as they
-    are, with no decode to text and no re-encode on the wire (clients ``JSON.parse`` a
-    ``TextDecoder``'s text, or parse the bytes)."""
+    """Send what the rooms queue for ``conn`` as it comes."""
     with contextlib.suppress(Exception):
         while True:
-            item = await conn.queue.get()
+            await conn.wake.wait()
+            conn.wake.clear()
+            if not await _flush(ws, conn):
+                return
+
+
+async def _answer(ws: WebSocket, conn: Conn) -> bool:
+    """After the reader handled a message: what that queued for its own socket is sent
+    now, from the reader's task; if the writer is in the middle of a send (a paused
+    transport), it is woken to send it after, in order. ``False`` once closed."""
+    if not conn.out:
+        return True
+    if conn.sending.locked():
+        conn.wake.set()
+        return True
+    try:
+        return await _flush(ws, conn)
+    except Exception:  # the socket is gone: its next receive says so
+        conn.dropped = True
+        return True
+
+
+async def _flush(ws: WebSocket, conn: Conn) -> bool:
+    """Send what waits in ``conn.out``, in order (taken and sent under ``conn.sending``,
+    by the writer or by the reader); ``False`` once the socket is closed.
+
+    Server messages leave as binary frames holding UTF-8 JSON: orjson's bytes as they
+    are, with no decode to text and no re-encode on the wire (clients ``JSON.parse`` a
+    ``TextDecoder``'s text, or parse the bytes)."""
+    async with conn.sending:
+        while conn.out:
+            item = conn.out.popleft()
             if item is None:
                 await ws.close()
-                return
+                return False
             await ws.send_bytes(_dumps(item))
+    return True
 
 
 async def _serve(ws: WebSocket, room: Room, conn: Conn, session: _Session) -> None:
@@ -140,8 +170,12 @@ async def _serve(ws: WebSocket, room: Room, conn: Conn, session: _Session) -> No
             conn.error("rate-limited", msg("Too many messages: slow down."))
             strikes += 1
         else:
-            _handle(room, conn, text, session)
-            if session.close:
+            conn.answering = True  # the answer (a decider's ack) leaves from here, with
+            try:  # no turn of the event loop before its writer would run (issue #33)
+                _handle(room, conn, text, session)
+            finally:
+                conn.answering = False
+            if not await _answer(ws, conn) or session.close:
                 return
             continue
         if strikes > 50:
@@ -221,5 +255,4 @@ def _make_way(room: Room, member: int, most: int) -> None:
         old.member = None
         room.conns.discard(old)
         old.dropped = True
-        with contextlib.suppress(asyncio.QueueFull):
-            old.queue.put_nowait(None)
+        old.close()
