@@ -12,6 +12,7 @@ pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient
 
+from darkcity.room import names
 from darkcity.server import ServerConfig, create_app
 from darkcity.server.app import GC_THRESHOLDS
 
@@ -27,12 +28,15 @@ def test_the_collector_is_set_for_short_pauses_once_started(tmp_path: Path) -> N
     before, frozen = gc.get_threshold(), gc.get_freeze_count()
     try:
         cfg = ServerConfig(db_url=f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
+        names._prototypes.cache_clear()
         with TestClient(create_app(cfg)) as c:
             assert c.get("/api/meta").status_code == 200
             assert gc.get_threshold() == GC_THRESHOLDS
             young, middle, full = GC_THRESHOLDS
             assert 500 <= young <= 2000 and young * middle <= 2000 and full >= 10000
             assert gc.get_freeze_count() > 0
+            # the look-alike table is built at start-up, not at a player's first name
+            assert names._prototypes.cache_info().currsize == 1
     finally:
         gc.set_threshold(*before)
         if not frozen:

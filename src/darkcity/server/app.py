@@ -24,7 +24,7 @@ from darkcity import review
 from darkcity.deck import BOX, PRESETS, card_key
 from darkcity.i18n import msg, negotiate, translator
 from darkcity.record import RecordError
-from darkcity.room import Room
+from darkcity.room import Room, names
 from darkcity.room.bots import LEVELS
 from darkcity.room.text import catalog
 from darkcity.server import protocol as p
@@ -124,6 +124,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 except Exception:
                     log.exception("checkpoint failed")
 
+        names.warm()  # (the look-alike table, not at the first player's name)
         # Long-lived start-up objects leave the collector's sight; fewer, larger
         # collections keep pauses out of the players' latency (GC_THRESHOLDS).
         gc.collect()
