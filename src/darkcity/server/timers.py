@@ -3,10 +3,10 @@ Scheduler`): the reveal at its instant, the broadcasts' windows.
 
 The loop's own timers keep whole milliseconds (uvloop's, libuv's: one fires up to a
 millisecond early or late), which is coarser than the Mayor's "now!" should be. The
-reveal's instant is kept by a Linux ``timerfd`` the loop watches: the kernel wakes
-the loop at the instant, with no thread and no busy wait (``os.timerfd_create`` from
-Python 3.13, the C library's on 3.11 and 3.12). Where there is none, the loop's timer
-is used, and the room re-checks at each turn of the loop until the instant.
+reveal's instant is kept by :class:`InstantClock`: a Linux ``timerfd`` the loop
+watches wakes it a little before the instant, with no thread (``os.timerfd_create``
+from Python 3.13, the C library's on 3.11 and 3.12), or the loop's own timer where
+there is none; the rest is waited at the loop's turns.
 """
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ class InstantClock:
         self._calls: list[tuple[float, int, Callable[[], object]]] = []
         self._order = itertools.count()
         self._armed: float | None = None  # when the wake-up is set for
+        self._timer: asyncio.TimerHandle | None = None  # the wake-up, with no timerfd
         self._turning = False  # re-checking at each turn of the loop
         self._fd = _timerfd()
         self.lead_s = 0.0003 if self._fd is not None else 0.0015
@@ -94,17 +95,17 @@ class InstantClock:
     def _arm(self, wake: float) -> None:
         self._armed = wake
         if self._fd is not None:
-            _settime(self._fd, wake)
-        else:
-            self._loop.call_later(max(0.0, wake - time.monotonic()), self._woken)
+            _settime(self._fd, wake)  # (replaces the one set before)
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = self._loop.call_later(max(0.0, wake - time.monotonic()), self._woken)
 
     def _woken(self) -> None:
         if self._fd is not None:
             with contextlib.suppress(BlockingIOError, InterruptedError):
                 os.read(self._fd, 8)
-        elif self._armed is not None and time.monotonic() < self._armed - 0.005:
-            return  # (a loop timer superseded by an earlier one)
-        self._armed = None
+        self._armed = self._timer = None
         self._turn()
 
     def _turn(self) -> None:
