@@ -114,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
         shares: dict[str, float] = dict.fromkeys(rows, 0.0)
         for row in rows:
             trial = f"{name}-{row}"
-            _register(trial, replace(params, free_xp=(row,)))
+            # the row alone, not the shipped mix (which the written file keeps)
+            _register(trial, replace(params, free_xp=(row,), free_xp_mix=()))
             for n in sizes:
                 table = _table(trial, pool, n, random.Random(f"{args.seed}:{it}:{n}"))
                 cfg = SimConfig(players=n, bots=table, games=args.games,

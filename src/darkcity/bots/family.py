@@ -232,7 +232,8 @@ STRONG_STYLES: Final[Mapping[str, Mapping[str, Any]]] = {
     "cautious": {"withdraw_margin": 0.0},
     "leader-hunter": {"deny": 0.9},  # the others' progress, the leaders' doubly, weighs more
     "bluffer": {"mix_floor": 0.05},  # mixes among more of its near-equal gestures
-    "guardian-lover": {"free_xp": ("priest",), "draft_bonus": (("priest", 1.0),)},
+    "guardian-lover": {"free_xp": ("priest",), "free_xp_mix": (),
+                       "draft_bonus": (("priest", 1.0),)},
 }
 
 

@@ -73,7 +73,7 @@ from darkcity.decisions import (
     ZombieChoice,
 )
 from darkcity.i18n import _
-from darkcity.night import Card, Gesture, Night, Withdrawal, possible_cast
+from darkcity.night import Card, Gesture, Night, Withdrawal, neighbours, possible_cast
 
 __all__ = ["StrongBot", "StrongParams", "load_params", "regret_matching"]
 
@@ -118,6 +118,14 @@ class StrongParams:
     #: a style's taste (``bots.family.STRONG_STYLES``): (role key, bonus) added to a
     #: drafted card's value, in the units of ``night_value`` (a win is 10)
     draft_bonus: tuple[tuple[str, float], ...] = ()
+    #: a Zombie's worth in the draft counts its choice of victim at step 4 (the other
+    #: neighbour, once steps 1-3 are known), as it plays it; without it the draft valued
+    #: a Zombie stuck on its first aim and undervalued the card (issue #32)
+    zombie_switch: bool = True
+    #: the free XP drawn from these (row key, weight): a table of strong bots spread
+    #: over rows, not five of them racing for two Priests while one stacker keeps the
+    #: Zombies to itself (issue #32; empty: ``free_xp``'s first row on the sheet)
+    free_xp_mix: tuple[tuple[str, float], ...] = ()
 
     def rates_for(self, players: int) -> Mapping[Role, float]:
         return self.rates.get(players) or self.rates.get(6) or DEFAULT_RATES
@@ -129,6 +137,7 @@ class StrongParams:
             "rates": {str(n): {r.key: round(x, 4) for r, x in sorted(t.items())}
                       for n, t in sorted(self.rates.items())},
             "free_xp": list(self.free_xp),
+            "free_xp_mix": {k: w for k, w in self.free_xp_mix},
             "deny": self.deny, "ahead": self.ahead, "withdraw_margin": self.withdraw_margin,
         }
 
@@ -148,10 +157,11 @@ class StrongParams:
                                    "picker_eps", "model_picks", "model_gestures", "ahead",
                                    "learn_withdrawals", "mix_all", "mix_floor", "aim_random",
                                    "aim_leader", "eps_max", "learn_aims", "learn_tastes",
-                                   "taste_weight")
+                                   "taste_weight", "zombie_switch")
               if k in doc}
         free = tuple(str(x) for x in doc.get("free_xp", ()))
-        return cls(rates=rates, free_xp=free, **kw)
+        mix = tuple((str(k), float(w)) for k, w in doc.get("free_xp_mix", {}).items())
+        return cls(rates=rates, free_xp=free, free_xp_mix=mix, **kw)
 
 
 _LOADED: StrongParams | None = None
@@ -226,6 +236,11 @@ class StrongBot(Bot):
             self._tastes = draft_tastes(obs.view.history, f.me,
                                         weight=self.params.taste_weight)
             self._taste_night = obs.view.night
+        if isinstance(first, FreeXp) and self.params.free_xp_mix:
+            rows = {d.role.key: d for d in legal if isinstance(d, FreeXp)}
+            mix = [(rows[k], w) for k, w in self.params.free_xp_mix if k in rows and w > 0]
+            if mix:
+                return mix[_sample([w for _d, w in mix], self.rng)][0]
         if isinstance(first, FreeXp) and self.params.free_xp:
             rows = {d.role.key: d for d in legal if isinstance(d, FreeXp)}
             for key in self.params.free_xp:
@@ -345,6 +360,7 @@ class StrongBot(Bot):
         assert fc.card is not None
         total = 0.0
         own: Gesture | None = None
+        switch: str | None = None  # a Zombie's other neighbour ("": none)
         for i in range(k):
             rng = random.Random(base + i)
             cards = bc.sample(rng)
@@ -362,8 +378,17 @@ class StrongBot(Bot):
             coins = {p: rng.random() for p in fc.players}
             ws = self._withdrawals(w, coins, own, None)
             before = [w.journals[q] for q in fc.players]
-            total += night_value(me, w.resolve(gesture=own, withdrawals=ws), before,
-                                 self.params.deny, self.params.ahead)
+            value = night_value(me, w.resolve(gesture=own, withdrawals=ws), before,
+                                self.params.deny, self.params.ahead)
+            if switch is None:
+                switch = _switch_target(fc, own, cards) if self.params.zombie_switch else ""
+            if switch:
+                # a Zombie chooses its final victim at step 4, having seen steps 1-3
+                value = max(value, night_value(
+                    me, w.resolve(gesture=own, withdrawals=ws,
+                                  zombie_targets={fc.me: switch}),
+                    before, self.params.deny, self.params.ahead))
+            total += value
         return total / k
 
     def _planned(self, f: Facts, beliefs: Beliefs, cards: Mapping[str, Card],
@@ -495,6 +520,14 @@ class StrongBot(Bot):
                 totals[i] -= p.withdraw_margin * k
         best = max(range(len(legal)), key=lambda i: totals[i] + self.rng.random() * 1e-6)
         return legal[best]
+
+
+def _switch_target(f: Facts, own: Gesture, cards: Mapping[str, Card]) -> str:
+    """The other neighbour a Zombie aiming ``own`` may switch to at step 4 ("": none)."""
+    if f.card is None or f.card.role is not Role.ZOMBIE or len(own.targets) != 1:
+        return ""
+    sides = set(neighbours(f.players, cards, f.me)) - {f.me, own.targets[0]}
+    return next(iter(sides), "")
 
 
 def _scaled(budget: int, players: int) -> int:
