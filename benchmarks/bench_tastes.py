@@ -22,7 +22,6 @@ from pathlib import Path
 
 from darkcity.bots.family import Style
 from darkcity.bots.strong import load_params
-from darkcity.cast import parse_role
 from darkcity.sim.league import register_strong, register_style, single_seat
 
 LEAGUE = Path(__file__).resolve().parent.parent / "docs" / "bots-league-calibrated.json"
@@ -31,14 +30,7 @@ LEAGUE = Path(__file__).resolve().parent.parent / "docs" / "bots-league-calibrat
 def register_league(path: Path = LEAGUE) -> list[str]:
     """The league's population, playable by name in this process and its workers."""
     doc = json.loads(path.read_text(encoding="utf-8"))
-    names = []
-    for m in doc["population"]:
-        rates = {parse_role(k): v for k, v in m.get("rates", {}).items()}
-        names.append(register_style(m["name"], Style(
-            name=m["name"], rates=rates, flee=m.get("flee", 0.0),
-            hunt_leader=m.get("hunt_leader", 0.0), bluff=m.get("bluff", 0.0),
-            temperature=m.get("temperature", 0.0))))
-    return names
+    return [register_style(m["name"], Style.from_json(m)) for m in doc["population"]]
 
 
 def main(argv: list[str] | None = None) -> int:
