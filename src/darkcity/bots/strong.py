@@ -126,12 +126,6 @@ class StrongParams:
     #: over rows, not five of them racing for two Priests while one stacker keeps the
     #: Zombies to itself (issue #32; empty: ``free_xp``'s first row on the sheet)
     free_xp_mix: tuple[tuple[str, float], ...] = ()
-    #: in the sampled worlds, a Zombie whose target withdrew turns on its other
-    #: neighbour at step 4, as it may (R-51): the neighbour it did not aim at is
-    #: threatened too, and fleeing from a Zombie hands it the other side
-    #: (``World.switches``; without it a one-short Zombie looked harmless to half
-    #: its neighbours, issue #32)
-    model_switch: bool = True
 
     def rates_for(self, players: int) -> Mapping[Role, float]:
         return self.rates.get(players) or self.rates.get(6) or DEFAULT_RATES
@@ -163,7 +157,7 @@ class StrongParams:
                                    "picker_eps", "model_picks", "model_gestures", "ahead",
                                    "learn_withdrawals", "mix_all", "mix_floor", "aim_random",
                                    "aim_leader", "eps_max", "learn_aims", "learn_tastes",
-                                   "taste_weight", "zombie_switch", "model_switch")
+                                   "taste_weight", "zombie_switch")
               if k in doc}
         free = tuple(str(x) for x in doc.get("free_xp", ()))
         mix = tuple((str(k), float(w)) for k, w in doc.get("free_xp_mix", {}).items())
@@ -380,8 +374,7 @@ class StrongBot(Bot):
                     scores = gesture_scores(fc, bc, choices)
                     own = options[max(range(len(options)), key=lambda j: scores[j])]
             w = World(fc, cards, own, cast, rng, self._planned(
-                fc, bc, cards, cast, rng, cache, coarse=len(fc.players) > 6),
-                switch=self.params.model_switch)
+                fc, bc, cards, cast, rng, cache, coarse=len(fc.players) > 6))
             coins = {p: rng.random() for p in fc.players}
             ws = self._withdrawals(w, coins, own, None)
             before = [w.journals[q] for q in fc.players]
@@ -459,7 +452,7 @@ class StrongBot(Bot):
                 if hunters:
                     chased = _leader_plan(f, cards, cast, rng, only=hunters)
                     planned = {**(planned or {}), **chased}
-            w = World(f, cards, own, cast, rng, planned, switch=p.model_switch)
+            w = World(f, cards, own, cast, rng, planned)
             coins = {p: rng.random() for p in f.players}
             out.append((w, coins))
         return out

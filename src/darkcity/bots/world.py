@@ -96,18 +96,14 @@ def _fits(card: Card, shows: str) -> bool:
 class World:
     """One sampled deal of tonight, and the night built on it."""
 
-    __slots__ = ("cards", "facts", "gestures", "journals", "players", "shown", "switch")
+    __slots__ = ("cards", "facts", "gestures", "journals", "players", "shown")
 
     def __init__(self, f: Facts, cards: dict[str, Card], own: Gesture | None,
                  cast: frozenset[Role], rng: random.Random,
-                 planned: Mapping[str, Gesture] | None = None, *,
-                 switch: bool = False) -> None:
+                 planned: Mapping[str, Gesture] | None = None) -> None:
         """``planned``: the others' unrevealed gestures by a finer model (the
-        rest are drawn by :func:`model_gesture`). ``switch``: every real Zombie
-        not given a final target turns at step 4 to its other neighbour when the
-        one it aimed at withdrew (:meth:`switches`)."""
+        rest are drawn by :func:`model_gesture`)."""
         self.facts = f
-        self.switch = switch
         self.players = f.players
         self.cards = cards
         self.journals = {p: dict(f.journals.get(p, {})) for p in f.players}
@@ -140,29 +136,10 @@ class World:
                 gestures[f.me] = gesture
             else:
                 gestures.pop(f.me, None)
-        ws = dict(withdrawals) if withdrawals is not None else {}
-        zt = dict(zombie_targets) if zombie_targets is not None else {}
-        if self.switch and ws:
-            zt = {**self.switches(gestures, ws), **zt}
-        return Night(f.players, self.cards, gestures, ws, zt, self.journals, f.sheet)
-
-    def switches(self, gestures: Mapping[str, Gesture], withdrawals: Mapping[str, Withdrawal]
-                 ) -> dict[str, str]:
-        """The final targets of the Zombies whose Phase-2 target withdrew: the
-        other neighbour, unless it withdrew too (a Zombie chooses at step 4
-        knowing the withdrawals, R-51; with its target gone its attack would be
-        forfeit, R-54, so a player sitting on the other side is threatened too)."""
-        out: dict[str, str] = {}
-        for p, g in gestures.items():
-            if (self.cards[p].role is not Role.ZOMBIE or len(g.targets) != 1
-                    or withdrawals.get(g.targets[0]) is not True
-                    or withdrawals.get(p) is True):
-                continue
-            other = set(neighbours(self.players, self.cards, p)) - {p, g.targets[0]}
-            for q in other:
-                if withdrawals.get(q) is not True:
-                    out[p] = q
-        return out
+        return Night(f.players, self.cards, gestures,
+                     dict(withdrawals) if withdrawals is not None else {},
+                     dict(zombie_targets) if zombie_targets is not None else {},
+                     self.journals, f.sheet)
 
     def resolve(self, *, gesture: Gesture | None = None,
                 withdrawals: Mapping[str, Withdrawal] | None = None,
