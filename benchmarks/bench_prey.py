@@ -7,9 +7,9 @@ its table, night by night (``docs/bots.md``, "Where the calibrated start wins").
 
 For every night one of the six held ``--role``: whether it met its goal, its fate
 (alive, killed, withdrawn...), who aimed at it, by real role; and the cards each side
-held, as shares of its nights. The strong bot sits at
-each seat in turn (game ``g`` puts it at seat ``g mod 6``, on deal ``g // 6``); the
-member is any bot by name or one of the league's (``bench_stacker.py``'s list).
+held, as shares of its nights. The strong bot sits at each seat in turn (game ``g``
+puts it at seat ``g mod 6``, on deal ``g // 6``); the member is any bot by name or one
+of the league's (``bench_stacker.py``'s list).
 ``--free-xp ROW`` gives the strong bot that free XP every game instead of its mix.
 """
 
