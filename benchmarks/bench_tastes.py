@@ -15,22 +15,13 @@ seat at a table of six, its share of the wins over the fair share, with a per-de
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from dataclasses import replace
-from pathlib import Path
 
-from darkcity.bots.family import Style
+from bench_stacker import register_league
+
 from darkcity.bots.strong import load_params
-from darkcity.sim.league import register_strong, register_style, single_seat
-
-LEAGUE = Path(__file__).resolve().parent.parent / "docs" / "bots-league-calibrated.json"
-
-
-def register_league(path: Path = LEAGUE) -> list[str]:
-    """The league's population, playable by name in this process and its workers."""
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    return [register_style(m["name"], Style.from_json(m)) for m in doc["population"]]
+from darkcity.sim.league import register_strong, single_seat
 
 
 def main(argv: list[str] | None = None) -> int:

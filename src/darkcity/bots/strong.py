@@ -236,13 +236,11 @@ class StrongBot(Bot):
             self._tastes = draft_tastes(obs.view.history, f.me,
                                         weight=self.params.taste_weight)
             self._taste_night = obs.view.night
-        if isinstance(first, FreeXp) and self.params.free_xp_mix:
+        if isinstance(first, FreeXp) and (self.params.free_xp_mix or self.params.free_xp):
             rows = {d.role.key: d for d in legal if isinstance(d, FreeXp)}
             mix = [(rows[k], w) for k, w in self.params.free_xp_mix if k in rows and w > 0]
             if mix:
                 return mix[_sample([w for _d, w in mix], self.rng)][0]
-        if isinstance(first, FreeXp) and self.params.free_xp:
-            rows = {d.role.key: d for d in legal if isinstance(d, FreeXp)}
             for key in self.params.free_xp:
                 if key in rows:
                     return rows[key]
