@@ -115,13 +115,15 @@ def test_the_strong_bots_decisions_are_those_of_before_its_speed_ups() -> None:
     heuristic decide exactly as at 825ac30, where these digests were taken (what
     was added since left out: the draft tastes, ``learn_tastes``; the Zombie's
     step-4 choice in the draft, ``zombie_switch``; the free XP drawn from a mix,
-    ``free_xp_mix``: the shipped bot's own digests are the next test's). A change
-    that means to change a decision updates them, saying why."""
+    ``free_xp_mix``; the draft by the goal rates, replayed by ``world_draft``: the
+    shipped bot's own digests are the next test's). A change that means to change a
+    decision updates them, saying why."""
     from dataclasses import replace
 
-    from darkcity.bots.strong import load_params
+    from darkcity.bots.strong import load_params, world_draft
 
-    before = replace(load_params(), learn_tastes=False, zombie_switch=False, free_xp_mix=())
+    before = replace(world_draft(load_params()), learn_tastes=False, zombie_switch=False,
+                     free_xp_mix=())
     assert _decisions_digest(6, 1, ["strong", "heuristic"] * 3, 40, before) == (
         "9ed3bdce99dfeba3", 226)
     assert _decisions_digest(5, 2, ["strong"] * 5, 6, before) == ("f4094acaa2eb8d09", 100)
@@ -130,12 +132,13 @@ def test_the_strong_bots_decisions_are_those_of_before_its_speed_ups() -> None:
 
 
 def test_the_shipped_strong_bots_decisions_are_pinned() -> None:
-    """The shipped bot (``bots/data/strong.json``: the Zombie's step-4 choice counted in
-    the draft, the free XP drawn from its mix; issue #32) on the same seeded games:
-    a change that means to change a decision updates these, saying why."""
+    """The shipped bot (``bots/data/strong.json``: the free XP drawn from its mix, the
+    draft by the goal rates measured at a table of strong bots; issue #32) on the same
+    seeded games: a change that means to change a decision updates these, saying why
+    (taken again when the draft by the rates replaced the worlds' draft)."""
     assert _decisions_digest(6, 1, ["strong", "heuristic"] * 3, 40) == (
-        "096f3b1ebf2d8213", 250)
-    assert _decisions_digest(5, 2, ["strong"] * 5, 6) == ("6233acdd6c889424", 103)
+        "96a9875c147bac90", 156)
+    assert _decisions_digest(5, 2, ["strong"] * 5, 6) == ("5bb4eeb672654e56", 103)
 
 
 def test_a_drafted_zombie_is_worth_its_choice_at_step_four() -> None:
@@ -216,9 +219,9 @@ def test_draft_tastes_tell_who_keeps_one_role() -> None:
     assert draft_tastes(history[:1], "Ana") == {}  # type: ignore[arg-type]
 
 
-def test_a_draft_bonus_is_a_taste_for_a_role() -> None:
-    """The strong guardian-lover's habit (``draft_bonus``): a large bonus on the
-    Priest drafts the Priest whenever one is offered; none leaves the draft as it was."""
+def test_a_draft_taste_is_a_taste_for_a_role() -> None:
+    """The strong guardian-lover's habit (``draft_taste``): a large multiplier on the
+    Priest's draft rate drafts the Priest whenever one is offered."""
     from darkcity.cast import Role
     from darkcity.decisions import DraftPick
 
@@ -227,7 +230,7 @@ def test_a_draft_bonus_is_a_taste_for_a_role() -> None:
     for seed in range(1, 6):
         game = Game(Settings(players=names, deck=preset("basic", 6)), seed)
         bots = {p: make_bot("heuristic", random.Random(p)) for p in names}
-        bots["Ana"] = StrongBot(random.Random(1), StrongParams(draft_bonus=(("priest", 100.0),)))
+        bots["Ana"] = StrongBot(random.Random(1), StrongParams(draft_taste=(("priest", 100.0),)))
         while not game.over and game.night <= 3:
             for p in game.pending:
                 obs = Observation(game, p)

@@ -233,7 +233,7 @@ STRONG_STYLES: Final[Mapping[str, Mapping[str, Any]]] = {
     "leader-hunter": {"deny": 0.9},  # the others' progress, the leaders' doubly, weighs more
     "bluffer": {"mix_floor": 0.05},  # mixes among more of its near-equal gestures
     "guardian-lover": {"free_xp": ("priest",), "free_xp_mix": (),
-                       "draft_bonus": (("priest", 1.0),)},
+                       "draft_taste": (("priest", 1.5), ("hunter", 0.9))},
 }
 
 

@@ -23,9 +23,12 @@ through the engine, and mixed choices.
 * Gestures are drawn from the regret-matching+ average over the candidates,
   one world per iteration (near-equal choices mixed, so neither a disguise nor
   an aim can be read off the position).
-* The draft uses per-role goal rates trained offline by fictitious play
-  against a population (``scripts/train_strong.py``), shipped in
-  ``bots/data/strong.json``.
+* The draft keeps the card of best rate x progress toward a victory, the rates
+  being each role's goal rate at a table of strong bots (six seats: the league's
+  calibration, ``sim.league.calibrated_style``; four and eight: trained offline by
+  fictitious play, ``scripts/train_strong.py``), shipped in ``bots/data/strong.json``.
+  Trying each card on sampled worlds (``draft_worlds``) is kept as an option: it lost
+  to a heuristic drafting by those rates (issue #32, docs/bots.md).
 
 A decision costs at most :attr:`StrongParams.budget` resolutions (about
 100 microseconds each).
@@ -75,7 +78,7 @@ from darkcity.decisions import (
 from darkcity.i18n import _
 from darkcity.night import Card, Gesture, Night, Withdrawal, neighbours, possible_cast
 
-__all__ = ["StrongBot", "StrongParams", "load_params", "regret_matching"]
+__all__ = ["StrongBot", "StrongParams", "load_params", "regret_matching", "world_draft"]
 
 DATA: Final = "strong.json"
 
@@ -95,7 +98,10 @@ class StrongParams:
     withdraw_rate: float = 0.15  # the opponent model's prior: a threatened player withdraws
     withdraw_margin: float = 0.05  # a full withdrawal must pay by this much
     deny: float = 0.6  # weight of the opponents' progress
-    draft_worlds: int = 120  # resolutions for a draft pick (0: by the rates alone)
+    #: resolutions for a draft pick scored on sampled worlds (0, as shipped: the pick
+    #: of best rate x progress, ``heuristic.draft_choice``, on ``rates_for``; the worlds'
+    #: draft lost to the heuristic drafting by the goal rates, issue #32, docs/bots.md)
+    draft_worlds: int = 0
     face_down_tries: int = 4  # unseen cards tried for a face-down pick
     free_xp: tuple[str, ...] = ()  # trained preference for the free XP row, best first
     picker_eps: float = 0.05  # weight of a draft pick the heuristic's draft would not make
@@ -115,9 +121,9 @@ class StrongParams:
     #: the heuristic fell (docs/bots.md, benchmarks/bench_tastes.py)
     learn_tastes: bool = False
     taste_weight: float = 6.0  # the tastes' prior, in nights of the table's own shares
-    #: a style's taste (``bots.family.STRONG_STYLES``): (role key, bonus) added to a
-    #: drafted card's value, in the units of ``night_value`` (a win is 10)
-    draft_bonus: tuple[tuple[str, float], ...] = ()
+    #: a style's taste (``bots.family.STRONG_STYLES``): (role key, multiplier) on that
+    #: role's draft rate (``rates_for``), as a heuristic style's ``rates``
+    draft_taste: tuple[tuple[str, float], ...] = ()
     #: a Zombie's worth in the draft counts its choice of victim at step 4 (the other
     #: neighbour, once steps 1-3 are known), as it plays it; without it the draft valued
     #: a Zombie stuck on its first aim and undervalued the card (issue #32)
@@ -128,7 +134,13 @@ class StrongParams:
     free_xp_mix: tuple[tuple[str, float], ...] = ()
 
     def rates_for(self, players: int) -> Mapping[Role, float]:
-        return self.rates.get(players) or self.rates.get(6) or DEFAULT_RATES
+        """The draft rates at a table of ``players`` (the nearest trained table's
+        when that size has none), times the style's ``draft_taste``."""
+        table = self.rates.get(players) or self.rates.get(6) or DEFAULT_RATES
+        if not self.draft_taste:
+            return table
+        taste = {parse_role(k): x for k, x in self.draft_taste}
+        return {r: x * taste.get(r, 1.0) for r, x in table.items()}
 
     def to_json(self) -> dict[str, Any]:
         """The trained part (the knobs above keep their defaults unless a document
@@ -139,6 +151,7 @@ class StrongParams:
             "free_xp": list(self.free_xp),
             "free_xp_mix": {k: w for k, w in self.free_xp_mix},
             "deny": self.deny, "ahead": self.ahead, "withdraw_margin": self.withdraw_margin,
+            "draft_worlds": self.draft_worlds,
         }
 
     @classmethod
@@ -162,6 +175,21 @@ class StrongParams:
         free = tuple(str(x) for x in doc.get("free_xp", ()))
         mix = tuple((str(k), float(w)) for k, w in doc.get("free_xp_mix", {}).items())
         return cls(rates=rates, free_xp=free, free_xp_mix=mix, **kw)
+
+
+#: the six-seat rates trained for the worlds' draft (``strong.json`` until issue #32's
+#: draft by the goal rates replaced them), kept to replay that bot: :func:`world_draft`
+_WORLD_DRAFT_RATES_6: Final = {
+    Role.DEVIL: 0.4583, Role.VAMPIRE: 0.6154, Role.WEREWOLF: 0.2619, Role.ZOMBIE: 0.6296,
+    Role.HUNTER: 0.3902, Role.PRIEST: 0.75}
+
+
+def world_draft(params: StrongParams) -> StrongParams:
+    """``params`` drafting as the bot shipped until the draft by the goal rates: each
+    card of the hand tried on 120 sampled worlds, with the six-seat rates trained for
+    that draft (the tests' digests of earlier bots, ``benchmarks/bench_stacker.py``)."""
+    six = {**params.rates.get(6, DEFAULT_RATES), **_WORLD_DRAFT_RATES_6}
+    return replace(params, draft_worlds=120, rates={**params.rates, 6: six})
 
 
 _LOADED: StrongParams | None = None
@@ -244,8 +272,9 @@ class StrongBot(Bot):
             for key in self.params.free_xp:
                 if key in rows:
                     return rows[key]
-        if isinstance(first, DraftPick | FaceDownPick) and self.params.draft_worlds:
-            choice = self._draft(f, legal, rates)
+        if isinstance(first, DraftPick | FaceDownPick):
+            choice = (self._draft(f, legal, rates) if self.params.draft_worlds
+                      else draft_choice(f, legal, rates, self.rng))
             self._remember_pass(f, choice)
             return choice
         if isinstance(first, FreeXp | DraftPick | FaceDownPick | TakeDeath | LookAtHand):
@@ -316,8 +345,9 @@ class StrongBot(Bot):
 
     def _draft(self, f: Facts, legal: Sequence[Decision], rates: Mapping[Role, float]
                ) -> Decision:
-        """Each card of the hand tried on sampled deals: its holder's best gesture
-        by the heuristic's reading of the draft, the night resolved, valued."""
+        """The worlds' draft (``draft_worlds`` > 0): each card of the hand tried on
+        sampled deals, its holder's best gesture by the heuristic's reading of the
+        draft, the night resolved, valued."""
         cards: list[Card] = []
         for d in legal:
             if isinstance(d, DraftPick) and d.card not in cards:
@@ -343,11 +373,8 @@ class StrongBot(Bot):
                                             self._beliefs(replace(f, card=c), rates),
                                             max(2, k // 3), base, me, cache)
                              for c in tries) / len(tries)
-        bonus = dict(self.params.draft_bonus)
         for d in legal:
             v = values[d.card] if isinstance(d, DraftPick) else unseen_avg
-            if bonus and isinstance(d, DraftPick):
-                v += bonus.get(d.card.role.key, 0.0)
             v += self.rng.random() * 1e-6
             if v > best_v:
                 best, best_v = d, v
