@@ -134,8 +134,8 @@ class StrongParams:
     free_xp_mix: tuple[tuple[str, float], ...] = ()
 
     def rates_for(self, players: int) -> Mapping[Role, float]:
-        """The draft rates at a table of ``players`` (the nearest trained table's
-        when that size has none), times the style's ``draft_taste``."""
+        """The draft rates at a table of ``players`` (the six-seat table's when that
+        size has none), times the style's ``draft_taste``."""
         table = self.rates.get(players) or self.rates.get(6) or DEFAULT_RATES
         if not self.draft_taste:
             return table
@@ -277,7 +277,7 @@ class StrongBot(Bot):
                       else draft_choice(f, legal, rates, self.rng))
             self._remember_pass(f, choice)
             return choice
-        if isinstance(first, FreeXp | DraftPick | FaceDownPick | TakeDeath | LookAtHand):
+        if isinstance(first, FreeXp | TakeDeath | LookAtHand):
             return draft_choice(f, legal, rates, self.rng)
         beliefs = self._beliefs(f, rates)
         night = obs.view.night
