@@ -24,9 +24,10 @@ through the engine, and mixed choices.
   one world per iteration (near-equal choices mixed, so neither a disguise nor
   an aim can be read off the position).
 * The draft keeps the card of best rate x progress toward a victory, the rates
-  being each role's goal rate at a table of strong bots (six seats: the league's
-  calibration, ``sim.league.calibrated_style``; four and eight: trained offline by
-  fictitious play, ``scripts/train_strong.py``), shipped in ``bots/data/strong.json``.
+  being each role's goal rate at a table of strong bots (six seats: the mean of two
+  of the league's calibrations, ``sim.league.calibrated_style``, fictitious play's
+  average; four and eight: trained offline by fictitious play,
+  ``scripts/train_strong.py``), shipped in ``bots/data/strong.json``.
   Trying each card on sampled worlds (``draft_worlds``) is kept as an option: it lost
   to a heuristic drafting by those rates (issue #32, docs/bots.md).
 
