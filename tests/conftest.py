@@ -16,3 +16,13 @@ def scenarios_dir() -> Path:
     if not SCENARIOS.is_dir():
         pytest.skip(f"no scenarios folder at {SCENARIOS}")
     return SCENARIOS
+
+
+BROWSER_DIR = Path(__file__).resolve().parent / "browser"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test under ``tests/browser/`` carries the ``browser`` marker (the tiers)."""
+    for item in items:
+        if BROWSER_DIR in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.browser)

@@ -25,6 +25,8 @@ from types import ModuleType
 
 import pytest
 
+pytestmark = pytest.mark.compiled
+
 ROOT = Path(__file__).resolve().parent.parent
 
 #: The tests run against the compiled modules: the rules, the notation, the
