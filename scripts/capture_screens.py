@@ -34,7 +34,7 @@ from darkcity.settings import Settings
 from darkcity.tui import screens
 from darkcity.tui.choices import ENTER, Question, next_question, refusal
 from darkcity.tui.loop import table_info
-from darkcity.tui.screens import TableInfo
+from darkcity.tui.screens.seats import TableInfo
 from darkcity.views import View, view
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -28,7 +28,7 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 httpx = pytest.importorskip("httpx")
 
-from darkcity.server.cluster import pack, room_code, unpack  # noqa: E402
+from darkcity.server.cluster.wire import pack, room_code, unpack  # noqa: E402
 from darkcity.server.testing import ScriptedPlayer, create_room, join_room  # noqa: E402
 
 from . import services  # noqa: E402

@@ -21,6 +21,8 @@ from darkcity.settings import Settings
 from darkcity.tui import screens
 from darkcity.tui.choices import ENTER, Question, allowed, next_question, parse, refusal
 from darkcity.tui.loop import Session, Terminal, resume
+from darkcity.tui.screens.cards import own_card
+from darkcity.tui.screens.words import card_label
 from darkcity.views import view
 
 EN = translator("en")
@@ -205,7 +207,7 @@ def test_screens_show_only_the_viewers_secrets() -> None:
     while game.phase is not Phase.GESTURE:
         first_choice(game)
     ana = text_of(screens.decision_screen(view(game, "Ana"), EN))
-    mine = screens.card_label(screens.own_card(view(game, "Ana")) or pytest.fail(), EN)
+    mine = card_label(own_card(view(game, "Ana")) or pytest.fail(), EN)
     assert mine.split(" (")[0] in ana
     assert "Your card" in ana
     # the hand and the other cards are not in the view, hence not on the screen
@@ -374,7 +376,7 @@ def test_a_table_of_bots_plays_styles_drawn_from_the_seed(tmp_path: Path) -> Non
 def test_the_zombies_choice_says_who_fled_or_fell() -> None:
     import random
 
-    from darkcity.tui.screens import gone_tonight, zombie_label
+    from darkcity.tui.screens.cards import gone_tonight, zombie_label
 
     found: set[str] = set()
     for seed in range(300):
@@ -407,8 +409,8 @@ def test_the_zombies_choice_says_who_fled_or_fell() -> None:
 def test_no_rule_ids_in_the_terminals_texts() -> None:
     from pathlib import Path
 
-    src = Path(screens.__file__).parent
-    texts = [f.read_text(encoding="utf-8") for f in sorted(src.glob("*.py"))]
+    src = Path(screens.__file__).parents[1]
+    texts = [f.read_text(encoding="utf-8") for f in sorted(src.rglob("*.py"))]
     texts.append((src.parent / "cli" / "play.py").read_text(encoding="utf-8"))
     ids = re.compile(r"""["'][^"'\n]*\b[RKD]-\d+\b[^"'\n]*["']""")
     for text in texts:

@@ -14,6 +14,7 @@ phone's offline face :mod:`darkcity.pocket`, the terminal face
 
 from __future__ import annotations
 
+from darkcity.companion.calls import CallQuestion
 from darkcity.companion.entries import (
     Call,
     Counted,
@@ -29,7 +30,8 @@ from darkcity.companion.entries import (
     entry_to_json,
 )
 from darkcity.companion.record import TABLE_FORMAT, replay_table, write_table_record
-from darkcity.companion.table import CallQuestion, Companion, Stage, TableNight, TableSetup
+from darkcity.companion.state import Stage, TableNight, TableSetup
+from darkcity.companion.table import Companion
 
 __all__ = [
     "TABLE_FORMAT",

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from darkcity.companion.entries import EntryError, entry_from_json
-from darkcity.companion.table import Companion, TableNight, TableSetup
+from darkcity.companion.state import TableNight, TableSetup
+from darkcity.companion.table import Companion
 from darkcity.deck import DeckError
 from darkcity.i18n import Message, as_translator, msg
 from darkcity.narration import render

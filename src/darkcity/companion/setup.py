@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from darkcity.cast import CAST
-from darkcity.companion.table import TableSetup, read_free_xp
+from darkcity.companion.state import TableSetup, read_free_xp
 from darkcity.companion.text import table_catalog
 from darkcity.companion.view import card_json
 from darkcity.deck import (

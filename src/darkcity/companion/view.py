@@ -14,7 +14,8 @@ from typing import Any
 
 from darkcity.cast import CAST, Reach, Role
 from darkcity.companion.entries import entry_to_json
-from darkcity.companion.table import STEP_ROLE, Companion, Stage, TableNight
+from darkcity.companion.state import STEP_ROLE, Stage, TableNight
+from darkcity.companion.table import Companion
 from darkcity.deck import card_key
 from darkcity.i18n import Translator
 from darkcity.journal import conditions_met, progress, total

@@ -54,7 +54,7 @@ from darkcity.record import RecordError, replay, settings_from_record, write_rec
 from darkcity.settings import bot_rng
 from darkcity.tui import screens
 from darkcity.tui.choices import ENTER, Question, next_question, parse, refusal
-from darkcity.tui.screens import TableInfo
+from darkcity.tui.screens.seats import TableInfo
 from darkcity.views import View, card_view, view
 
 __all__ = [
