@@ -223,3 +223,17 @@ def test_the_command_modules_do_not_import_their_package_back() -> None:
         assert "darkcity.cli" not in imported, name
         assert {m for m in imported if m.startswith("darkcity.cli.")} == {"darkcity.cli.base"}
     assert not {m for m in _imports_of(package / "base.py") if m.startswith("darkcity.cli")}
+
+
+def test_version_is_written_once_and_printed() -> None:
+    """``darkcity --version`` prints the package's one version, which pyproject.toml
+    reads (``dynamic``) rather than repeats."""
+    import tomllib
+
+    from darkcity import __version__
+
+    out = subprocess.run([sys.executable, "-m", "darkcity", "--version"], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout == f"darkcity {__version__}\n"
+    project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]

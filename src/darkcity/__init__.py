@@ -43,6 +43,8 @@ __all__ = [
     "write_round",
 ]
 
+#: darkcity's version, written here only (pyproject.toml reads it; CHANGELOG.md says
+#: what each version brought).
 __version__ = "0.1.0"
 
 

@@ -99,8 +99,20 @@ app = typer.Typer(
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from darkcity import __version__
+
+        sys.stdout.write(f"darkcity {__version__}\n")  # i18n: not prose
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_print_version,
+        help=_("Print darkcity's version and exit."))] = False,
+) -> None:
     # A group even with one command, so that ``darkcity adjudicate FILE`` parses.
     pass
 
