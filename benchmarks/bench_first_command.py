@@ -7,6 +7,9 @@ prints the time to a page, where it went (the clone and the venv, made before th
 command, are timed apart: a newcomer has them already), and the longest time the
 person saw no new readable line (pip runs under a pseudo-terminal, as in a terminal,
 so what pip shows a person is what is read; a spinner or a bar redrawn is not a line).
+Beside each wall time, the command's own CPU time (its processes', from ``/proc``): on a
+quiet machine the wall time approaches it (plus the network's waits), whatever else ran
+here meanwhile.
 
 The phases of pip's own output:
 
@@ -55,12 +58,15 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 @dataclass
 class Run:
-    """One command's output, line by line, with the time each line was complete."""
+    """One command's output, line by line, with the time each line was complete (and
+    the CPU seconds the command had used by then)."""
 
     start: float
     lines: list[tuple[float, str]] = field(default_factory=list)
     end: float = 0.0
     status: int = 0
+    cpu: list[float] = field(default_factory=list)  # beside each line
+    cpu_end: float = 0.0
 
     def first(self, pattern: str) -> float | None:
         for at, line in self.lines:
@@ -68,15 +74,51 @@ class Run:
                 return at
         return None
 
-    def silences(self) -> list[tuple[float, str]]:
-        """(seconds without a readable line, the line that ended the wait), longest
-        first; the wait from the start and the wait to the end count too."""
-        readable = [(at, text) for at, text in self.lines if _READABLE.search(text)]
-        out, last = [], self.start
-        for at, text in [*readable, (self.end, "(end)")]:
-            out.append((at - last, text))
-            last = at
+    def cpu_at(self, at: float | None) -> float:
+        """The CPU seconds used by the time ``at`` (a line's time)."""
+        for (when, _line), cpu in zip(self.lines, self.cpu, strict=True):
+            if when >= (at if at is not None else self.end):
+                return cpu
+        return self.cpu_end
+
+    def silences(self) -> list[tuple[float, float, str]]:
+        """(seconds without a readable line, the command's CPU seconds meanwhile, the
+        line that ended the wait), longest first; the wait from the start and the wait
+        to the end count too."""
+        readable = [(at, cpu, text) for (at, text), cpu in zip(self.lines, self.cpu,
+                                                               strict=True)
+                    if _READABLE.search(text)]
+        out, last, last_cpu = [], self.start, 0.0
+        for at, cpu, text in [*readable, (self.end, self.cpu_end, "(end)")]:
+            out.append((at - last, cpu - last_cpu, text))
+            last, last_cpu = at, cpu
         return sorted(out, key=lambda g: -g[0])
+
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds (user + system) of ``root`` and its live descendants, with the
+    children each has waited for: what the command cost, whatever else the machine ran."""
+    stats: dict[int, tuple[int, float]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # after the name: state ppid ... utime(14) stime(15) cutime(16) cstime(17)
+        stats[int(entry)] = (int(fields[1]), sum(int(x) for x in fields[11:15]) / _TICK)
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        if pid in stats:
+            total += stats[pid][1]
+        todo.extend(p for p, (ppid, _c) in stats.items() if ppid == pid)
+    return total
 
 
 def _pty_run(argv: list[str], cwd: Path, env: dict[str, str], echo: bool,
@@ -86,9 +128,10 @@ def _pty_run(argv: list[str], cwd: Path, env: dict[str, str], echo: bool,
     if pid == 0:  # the child
         os.chdir(cwd)
         os.execvpe(argv[0], argv, env)
-    run, buf = Run(start=t0), ""
+    run, buf, cpu = Run(start=t0), "", 0.0
     while True:
-        ready, _w, _x = select.select([fd], [], [], 1.0)
+        ready, _w, _x = select.select([fd], [], [], 0.2)
+        cpu = max(cpu, tree_cpu(pid))
         if ready:
             try:
                 chunk = os.read(fd, 65536).decode("utf-8", "replace")
@@ -103,13 +146,16 @@ def _pty_run(argv: list[str], cwd: Path, env: dict[str, str], echo: bool,
             buf += chunk
             *done, buf = re.split(r"\r\n|\n|\r", buf)
             run.lines.extend((now, _ANSI.sub("", line)) for line in done)
+            run.cpu.extend(cpu for _line in done)
         if time.monotonic() > until:
             os.kill(pid, signal.SIGKILL)
             break
-    _pid, status = os.waitpid(pid, 0)
+    _pid, status, usage = os.wait4(pid, 0)
     run.end = time.monotonic()
+    run.cpu_end = max(cpu, usage.ru_utime + usage.ru_stime)
     if buf.strip():
         run.lines.append((run.end, _ANSI.sub("", buf)))
+        run.cpu.append(run.cpu_end)
     run.status = os.waitstatus_to_exitcode(status)
     return run
 
@@ -133,6 +179,7 @@ def _serve(venv: Path, clone: Path, env: dict[str, str], t0: float, echo: bool) 
         assert proc.stdout is not None
         for line in proc.stdout:
             run.lines.append((time.monotonic(), line.rstrip("\n")))
+            run.cpu.append(tree_cpu(proc.pid))
             if echo:
                 sys.stdout.write(line)
 
@@ -147,7 +194,9 @@ def _serve(venv: Path, clone: Path, env: dict[str, str], t0: float, echo: bool) 
             with contextlib.suppress(OSError), urllib.request.urlopen(
                     f"http://127.0.0.1:{port}/", timeout=2) as r:
                 if r.status == 200:
+                    run.cpu_end = tree_cpu(proc.pid)
                     run.lines.append((time.monotonic(), "(the page answered)"))
+                    run.cpu.append(run.cpu_end)
                     break
             time.sleep(0.05)
         else:
@@ -223,22 +272,29 @@ def main() -> int:
         building = pip.first(r"Building wheels? for collected") or pip.first(r"Building wheel")
         installing = pip.first(r"Installing collected packages")
         total = serve.end - t0
+        cpu = pip.cpu_end + serve.cpu_end
         print()
-        print(f"the first command, to a page: {total:.1f} s  (engine compiled: {compiled}; "
-              f"load average {load0[0]:.1f} before, {load1[0]:.1f} after; {os.cpu_count()} "
-              "CPUs)")
+        print(f"the first command, to a page: {total:.1f} s; its own CPU time {cpu:.1f} s "
+              f"(engine compiled: {compiled}; load average {load0[0]:.1f} before, "
+              f"{load1[0]:.1f} after; {os.cpu_count()} CPUs)")
+        print("                               wall    CPU")
+        rows = []
         if building is not None and installing is not None:
-            print(f"  pip: resolve and fetch      {building - t0:6.1f} s")
-            print(f"  pip: build darkcity's wheel {installing - building:6.1f} s")
-            print(f"  pip: install                {pip.end - installing:6.1f} s")
+            rows += [("pip: resolve and fetch", t0, building, 0.0, pip.cpu_at(building)),
+                     ("pip: build darkcity's wheel", building, installing,
+                      pip.cpu_at(building), pip.cpu_at(installing)),
+                     ("pip: install", installing, pip.end, pip.cpu_at(installing),
+                      pip.cpu_end)]
         else:
-            print(f"  pip                         {pip.end - t0:6.1f} s")
-        print(f"  darkcity serve to the page  {serve.end - pip.end:6.1f} s")
+            rows.append(("pip", t0, pip.end, 0.0, pip.cpu_end))
+        rows.append(("darkcity serve to the page", pip.end, serve.end, 0.0, serve.cpu_end))
+        for name, a, b, ca, cb in rows:
+            print(f"  {name:27s} {b - a:6.1f} {cb - ca:6.1f} s")
         gaps = sorted([*pip.silences(), *serve.silences()], key=lambda g: -g[0])
-        print("the longest waits without a readable line (seconds, and the line that ended "
-              "each):")
-        for gap, line in gaps[:4]:
-            print(f"  {gap:6.1f}  {line.strip()[:90]}")
+        print("the longest waits without a readable line (wall and CPU seconds, and the line "
+              "that ended each):")
+        for gap, used, line in gaps[:4]:
+            print(f"  {gap:6.1f} {used:6.1f}  {line.strip()[:90]}")
         return 0
     finally:
         if args.keep:
