@@ -39,8 +39,8 @@ from darkcity.server.pocket_app import APP_CSP, PocketApp, project_urls
 from .conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
-import build_pages  # noqa: E402
-import readme_qr  # noqa: E402
+import build_pages
+import readme_qr
 
 URLS = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]
 POCKET = URLS["Pocket app"]
@@ -52,7 +52,7 @@ def test_the_addresses_are_written_once_and_everything_agrees() -> None:
     assert SOURCE.startswith("https://github.com/") and URLS["Homepage"] == SOURCE
     # GitHub Pages publishes <owner>.github.io/<repository>/ for github.com/<owner>/<repository>
     owner, repo = SOURCE.removeprefix("https://github.com/").split("/")
-    assert POCKET == f"https://{owner}.github.io/{repo}/"
+    assert f"https://{owner}.github.io/{repo}/" == POCKET
     # the README: its first lines say the address, with its QR code
     readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
     first = "\n".join(readme[:12])

@@ -5,24 +5,10 @@
 // page that came over plain HTTP from a LAN address says so and where it can (the
 // address the project publishes it at). The other phones at the table scan a QR code
 // of wherever they can install it (/api/app/qr.svg, drawn by the server).
-import { update } from "./store.js";
 import { t } from "./i18n.js";
 import { el } from "./dom.js";
 
-let status = null;  // /api/app's answer, once asked
-let asking = false;
-
-async function ask() {
-  if (asking) return;
-  asking = true;
-  try {
-    const r = await fetch("/api/app");
-    if (r.ok) status = await r.json();
-  } catch { /* the server is not there: no offer */ }
-  asking = false;
-  update();
-  if (status && status.state === "preparing") setTimeout(ask, 3000);
-}
+let status = null;  // /api/app's last answer (kept across the page's redraws)
 
 function published(s) {
   return el("a", { href: s.published, "data-testid": "app-published", text: s.published });
@@ -40,9 +26,7 @@ function otherPhones(s) {
       : null);
 }
 
-export function installCard() {
-  if (status === null) { ask(); return null; }
-  const s = status;
+function content(s) {
   const here = [];
   if (!window.isSecureContext) {
     // plain HTTP on a LAN address: no service worker, so no install, nothing offline
@@ -59,8 +43,33 @@ export function installCard() {
   } else {
     here.push(el("p", { class: "muted", "data-testid": "app-preparing", role: "status", text: t("Preparing the app for phones (once, about a minute)…") }));
   }
-  return el("section", { class: "card install", "data-testid": "install-app", "aria-labelledby": "install-h" },
-    el("h2", { id: "install-h", text: t("The app on your phone") }),
+  return [el("h2", { id: "install-h", text: t("The app on your phone") }),
     el("p", { class: "muted", text: t("The table companion and a game against bots, on one phone, offline, with no server.") }),
-    ...here, otherPhones(s));
+    ...here, otherPhones(s)];
+}
+
+// The card: drawn once the server has said where the app stands, and again when that
+// changes (the home page itself is drawn once per language: js/page.js); asked again
+// every 3 s while the app is being prepared.
+export function installCard() {
+  const box = el("section", { class: "card install", "data-testid": "install-app", "aria-labelledby": "install-h", hidden: true });
+  let drawn = null;
+  const draw = () => {
+    const now = JSON.stringify(status);
+    if (!status || now === drawn) return;
+    box.replaceChildren(...content(status).filter(Boolean));
+    box.hidden = false;
+    drawn = now;
+  };
+  draw();
+  (async function ask() {
+    try {
+      const r = await fetch("/api/app");
+      if (r.ok) status = await r.json();
+    } catch { /* the server is not there: no offer */ }
+    if (!box.isConnected) return;  // (the home page was drawn again: its own card asks)
+    draw();
+    if (status && status.state === "preparing") setTimeout(ask, 3000);
+  })();
+  return box;
 }
