@@ -243,3 +243,21 @@ def test_the_caddyfile_bounds_slow_clients_and_serves_one_or_three_servers() -> 
     assert limits == {"read_header": "10s", "read_body": "30s", "idle": "2m"}
     assert "import upstreams_{$DARKCITY_UPSTREAMS:local}" in caddy
     assert "reverse_proxy {$DARKCITY_UPSTREAM:127.0.0.1:8000}" in caddy
+
+
+def test_the_installer_refuses_what_it_cannot_do_in_words() -> None:
+    """``deploy/install.sh``'s arguments (its run: ``tests/browser/test_deploy.py``)."""
+    script = str(ROOT / "deploy" / "install.sh")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["bash", script, *args], capture_output=True, text=True,
+                              timeout=60, check=False)
+
+    assert run("--help").returncode == 0 and "--no-systemd" in run("--help").stdout
+    for args, said in ((("",), "give the server's public name"),
+                       (("bad name!",), "is not a host name"),
+                       (("play.example.org", "--port", "80x"), "is not a number"),
+                       (("play.example.org", "--frobnicate"), "unknown option"),
+                       (("a.example.org", "b.example.org"), "one name only")):
+        done = run(*[a for a in args if a])
+        assert done.returncode == 1 and said in done.stderr, (args, done.stderr)
