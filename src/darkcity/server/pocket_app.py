@@ -176,7 +176,6 @@ class PocketApp:
             with self._lock:
                 if self._closed:
                     raise OSError("the server is stopping")
-                self._tmp = tmp
                 self._proc = subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                               text=True)
@@ -194,18 +193,18 @@ class PocketApp:
             ok, err = False, str(e)
         with self._lock:
             self._proc = None
-            if self._closed:
-                return
-            if ok:
-                self._folder, self._state = out, "ready"
+            if ok and not self._closed:
+                self._folder, self._tmp, self._state = out, tmp, "ready"
                 log.info("the pocket app is ready at /app/")
                 return
-            lines = [x.strip() for x in (err or "").splitlines() if x.strip()]
-            self._state, self._failed_at = "failed", time.monotonic()
-            self._detail = re.sub(r"^darkcity: (the pocket app could not be built: )?", "",
-                                  lines[-1]) if lines else ""
-            self._reason = "no-npm" if shutil.which("npm") is None else "build"
-            log.warning("the pocket app could not be built: %s", self._detail)
+            if not self._closed:
+                lines = [x.strip() for x in (err or "").splitlines() if x.strip()]
+                self._state, self._failed_at = "failed", time.monotonic()
+                self._detail = re.sub(r"^darkcity: (the pocket app could not be built: )?", "",
+                                      lines[-1]) if lines else ""
+                self._reason = "no-npm" if shutil.which("npm") is None else "build"
+                log.warning("the pocket app could not be built: %s", self._detail)
+        shutil.rmtree(tmp, ignore_errors=True)  # (nothing of a failed build is kept)
 
     def close(self) -> None:
         """Stop a build under way and remove what this process built."""
