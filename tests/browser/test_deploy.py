@@ -25,6 +25,7 @@ where caddy or certutil cannot be installed or the pinned Pyodide cannot be had.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import shutil
@@ -119,6 +120,17 @@ def test_the_installer_leaves_a_server_systemd_would_start(installed: Installed)
         assert line in unit.splitlines(), line
     dropin = root / "etc/systemd/system/caddy.service.d/darkcity.conf"
     assert "EnvironmentFile=/etc/darkcity/caddy.env" in dropin.read_text()
+    caddy = shutil.which("caddy")
+    if caddy is not None:  # the limits for slow clients, as Caddy reads the file
+        adapted = subprocess.run(
+            [caddy, "adapt", "--config", str(root / "etc/caddy/Caddyfile")],
+            env={**os.environ, **installed.env_file("caddy.env")}, capture_output=True,
+            text=True, timeout=60, check=True)
+        server = json.loads(adapted.stdout)["apps"]["http"]["servers"]["srv0"]
+        assert (server["read_header_timeout"], server["read_timeout"],
+                server["idle_timeout"]) == (10 * 10**9, 30 * 10**9, 120 * 10**9)
+        assert server["listen"] == [":443"]
+        assert json.dumps(server["routes"]).count('"dial": "127.0.0.1:8000"') == 1
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
         pytest.skip("systemd-analyze is not installed: the unit's syntax was not checked")
@@ -176,6 +188,8 @@ class Deployment:
     home: Path  # the browser's, its NSS database trusting Caddy's authority
     caddy: Running
     darkcity: Running
+    ca: Path  # Caddy's authority's root certificate
+    https_port: int
 
 
 @pytest.fixture
@@ -224,7 +238,7 @@ def deployment(installed: Installed, tmp_path: Path) -> Iterator[Deployment]:
         subprocess.run([certutil, "-d", f"sql:{nss}", "-A", "-t", "C,,", "-n",
                         "caddy-local-authority", "-i", str(ca)], check=True,
                        capture_output=True)
-        yield Deployment(origin, home, caddy, darkcity)
+        yield Deployment(origin, home, caddy, darkcity, ca, https_port)
     finally:
         caddy.stop()
         darkcity.stop()
@@ -235,6 +249,16 @@ def test_friends_elsewhere_play_over_wss_and_install_the_app_from_app(
     from playwright.sync_api import sync_playwright
 
     origin = deployment.origin
+    # a client that sends its request's headers slower than Caddy's read_header (10 s)
+    # is cut (the body's and idle limits: test_caddy_s_limits_are_the_caddyfile_s)
+    ctx = ssl.create_default_context(cafile=str(deployment.ca))
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", deployment.https_port), 30) as raw, \
+            ctx.wrap_socket(raw, server_hostname=SITE) as tls:
+        tls.sendall(f"GET /healthz HTTP/1.1\r\nHost: {SITE}\r\n".encode())  # (never ends)
+        with contextlib.suppress(OSError):
+            assert tls.recv(100) == b""
+    assert 9 < time.monotonic() - started < 20
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=chromium_path, headless=True,
