@@ -27,7 +27,7 @@ from darkcity.server.pocket_app import published_url
 
 from ..test_server_process import Server, free_port
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.services, pytest.mark.slow]  # (npm fetches Pyodide once)
 LAN = "party.lan"
 
 

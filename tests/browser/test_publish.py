@@ -20,7 +20,7 @@ from .test_pocket_app import (
     test_a_night_on_one_phone_offline_saved_exported_and_imported as _offline_night,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.services, pytest.mark.slow]  # (npm fetches Pyodide once)
 
 
 @pytest.fixture(scope="module")
