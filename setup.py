@@ -1,20 +1,26 @@
-"""Build darkcity, compiling the engine's hot modules (and the views and the
-environments' encoders) with mypyc where it can.
+"""Build darkcity: the pure-Python package, or, when asked, with the engine's hot
+modules (and the views and the environments' encoders) compiled by mypyc.
 
-The engine is plain, typed Python (``mypy --strict``). For speed, a regular
-install (``pip install .``, a wheel) compiles the modules listed under
-``[tool.darkcity] compiled`` in ``pyproject.toml`` into C extensions with
-mypyc, the way black and mypy ship; the ``.py`` files are installed beside
-them, and Python loads the compiled module first. The pure-Python package is
-built instead, with the same behaviour, when:
+The engine is plain, typed Python (``mypy --strict``). A regular install
+(``pip install .``) builds the pure package: the README's first command is a
+newcomer's, and it must reach a page in well under a minute, never silent for long
+(issue #49; pip shows none of a build's output, and mypyc with the C compiler took
+about three minutes on a 2-core machine). For speed (2-3x the engine's, for
+simulations and busy servers), ``DARKCITY_COMPILE=1 pip install -v .`` compiles the
+modules listed under ``[tool.darkcity] compiled`` in ``pyproject.toml`` into C
+extensions, the way black and mypy ship (``-v`` shows its progress); the ``.py`` files
+are installed beside them, and Python loads the compiled module first. mypy (which
+brings mypyc) is then a build requirement of that build only (``setup_requires``,
+which setuptools' PEP 517 backend hands to pip). The pure package is built instead,
+with the same behaviour, when:
 
+- ``DARKCITY_COMPILE`` is unset or ``0`` (the default);
 - the install is editable (``pip install -e .``): an edited module must be the
   one that runs;
-- ``DARKCITY_COMPILE=0`` is set;
 - mypyc or a C compiler is missing, or compiling fails (a warning says why).
 
 ``tests/test_compiled.py`` builds the compiled modules and runs the engine's
-tests against them.
+tests against them; ``benchmarks/bench_first_command.py`` times the first command.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ from setuptools.command.build import build
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
+#: The mypy (and so mypyc) a compiled build uses: the test extra pins the same.
+MYPYC = "mypy==2.4.1"
 
 
 def compiled_modules() -> list[str]:
@@ -42,9 +50,13 @@ def _warn(why: str) -> None:
     print(f"darkcity: building the pure-Python engine ({why})", file=sys.stderr)
 
 
+def compile_asked() -> bool:
+    """Whether ``DARKCITY_COMPILE`` asks for the compiled engine (1, yes, true, on)."""
+    return os.environ.get("DARKCITY_COMPILE", "").strip().lower() in ("1", "yes", "true", "on")
+
+
 def _want_compiled() -> bool:
-    if os.environ.get("DARKCITY_COMPILE", "1").strip().lower() in ("0", "no", "false", "off"):
-        _warn("DARKCITY_COMPILE=0")
+    if not compile_asked():
         return False
     # Only a build compiles: pip also runs this file for the metadata (egg_info,
     # dist_info), and an editable install (editable_wheel) runs the sources as
@@ -68,11 +80,11 @@ def _extensions() -> list[Any]:
     except ImportError:
         _warn("mypyc is not installed")
         return []
-    # Said before the long silent part: mypyc and the C compiler take about a minute,
-    # and an install that printed nothing for that long looked stuck (issue 31). pip
-    # shows a build's output with -v only; `python -m build` and `pip wheel -v` show it.
+    # Said before the long silent part: mypyc and the C compiler take minutes, and an
+    # install that printed nothing for that long looked stuck (issue 31). pip shows a
+    # build's output with -v only; `python -m build` and `pip wheel -v` show it.
     print(f"darkcity: compiling {len(compiled_modules())} engine modules with mypyc "
-          "(about a minute; DARKCITY_COMPILE=0 skips it)...", file=sys.stderr, flush=True)
+          "(a few minutes)...", file=sys.stderr, flush=True)
     try:
         return mypyc_extensions(compiled_modules())
     except BaseException as e:  # mypyc reports a type error by exiting
@@ -114,4 +126,6 @@ class OptionalBuildExt(build_ext):
 
 if __name__ == "__main__":  # as pip's build backend runs it; tests import the helpers
     setup(ext_modules=_extensions(),
+          # mypyc, for the compiled build only: the pure one needs nothing to install
+          setup_requires=[MYPYC] if compile_asked() else [],
           cmdclass={"build": CleanBuild, "build_ext": OptionalBuildExt})

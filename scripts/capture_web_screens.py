@@ -49,12 +49,13 @@ def capture(browser: Any, server: Server, lang: str, out: Path, seed: int) -> No
         ctx = browser.new_context(viewport=viewport, locale="pt-BR" if lang == "pt_BR" else "en-US")
         pages[size] = ctx.new_page()
     home = pages["desktop"]
-    home.goto(server.base + "/")
-    home.wait_for_selector("[data-testid=create]")
-    shoot(home, out, f"{lang}-home-desktop")
-    pages["phone"].goto(server.base + "/")
-    pages["phone"].wait_for_selector("[data-testid=create]")
-    shoot(pages["phone"], out, f"{lang}-home-phone")
+    for page, size in ((home, "desktop"), (pages["phone"], "phone")):
+        page.goto(server.base + "/")
+        page.wait_for_selector("[data-testid=create]")
+        # the pocket app's offer, once the server has prepared the app (issue #49)
+        with contextlib.suppress(Exception):
+            page.get_by_test_id("install-here").wait_for(timeout=180_000)
+        shoot(page, out, f"{lang}-home-{size}")
     names = ("Ana", "Bia") if lang == "en" else ("Júlia", "Tomé")
     room = create_room(server.base, names[0], players=6, deck="reporter-death-6", pace="fast",
                        decide_s=60, beat_s=0.3, bot_delay_s=0, lang=lang)

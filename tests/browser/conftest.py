@@ -128,3 +128,28 @@ def table_server(tmp_path: Path) -> Iterator[Server]:
         yield s
     finally:
         s.stop()
+
+
+@pytest.fixture(scope="session")
+def published_site(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The pocket app as the project publishes it (issue #49): built once a session by
+    ``scripts/build_pages.py``, the script the Pages workflow runs. A
+    ``darkcity.pocket.build.Site``; skipped, saying why, where the pinned Pyodide cannot
+    be had (no npm, no registry)."""
+    import json
+    import sys
+
+    from darkcity.pocket.build import BuildError, Site, runtime
+
+    try:
+        runtime()
+    except BuildError as e:
+        pytest.skip(f"the pocket app cannot be built here: {e}")
+    out = tmp_path_factory.mktemp("published") / "site"
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, str(root / "scripts" / "build_pages.py"), "--out",
+                           str(out)], capture_output=True, text=True, timeout=900, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    version = json.loads((out / "version.json").read_text(encoding="utf-8"))["version"]
+    files = {str(f.relative_to(out)): f.stat().st_size for f in out.rglob("*") if f.is_file()}
+    return Site(out, version, files)

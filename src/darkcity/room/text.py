@@ -376,6 +376,21 @@ UI: Final = (
     _("Friends who are not on this network cannot open this address. To play with them, "
       "put darkcity on a small server with HTTPS: docs/deploy.md, “Friends elsewhere”, says "
       "how, step by step, and what it costs."),
+    # the home page's offer of the pocket app (js/install.js, issue #49)
+    _("The app on your phone"),
+    _("The table companion and a game against bots, on one phone, offline, with no server."),
+    _("Install on this phone"),
+    _("Open it, then your browser's “Install app” or “Add to Home Screen”."),
+    _("Preparing the app for phones (once, about a minute)…"),
+    _("This server cannot prepare the app: {why}"),
+    _("Install it from the address the project publishes it at:"),
+    _("A phone cannot install the app from this address: the page came over plain HTTP, "
+      "and a browser keeps an app for offline use only from an HTTPS address."),
+    _("Or from a darkcity server with HTTPS (docs/deploy.md)."),
+    _("Other phones at the table? Show a QR code"),
+    _("QR code of the pocket app's address {url}"),
+    _("It leads to the app the project publishes: this server is not on an HTTPS address, "
+      "where phones could install it."),
 )
 
 GOALS: Final[dict[Role, str]] = {r: CAST[r].goals for r in Role}  # cast.py marks them

@@ -42,6 +42,7 @@ from darkcity.server.config import ServerConfig
 from darkcity.server.headers import SecurityHeaders
 from darkcity.server.limits import PerAddress, Sockets, mask_credentials_in_logs
 from darkcity.server.manager import PACES, RoomManager
+from darkcity.server.pocket_app import PocketApp, pocket_app_router
 from darkcity.server.preview import with_preview
 from darkcity.server.qr import qr_router
 from darkcity.server.share import share_base
@@ -92,6 +93,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     state: dict[str, Any] = {}
     # --redis: rooms shared with other processes (cluster/); else this one holds all
     cluster = Cluster(cfg.redis_url, lease_s=cfg.lease_s) if cfg.redis_url else None
+    pocket = PocketApp(cfg.app_dir)  # the pocket app at /app/, built at first need
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -156,6 +158,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                     await task
             if pool is not None:
                 pool.close()
+            pocket.close()
             storage.checkpoint()
             storage.close()
 
@@ -164,6 +167,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.include_router(companion_router(cfg))  # the table companion (issue #11)
     app.include_router(qr_router(cfg))  # the shared links as QR codes, for friends in one room
+    app.include_router(pocket_app_router(cfg, pocket))  # the pocket app, for any phone (#49)
     app.add_middleware(SecurityHeaders)
     # every route's body, the companion's too: JSON only, refused past the limit unread
     app.add_middleware(BodyGuard, limit=cfg.max_body_bytes,

@@ -70,6 +70,9 @@ class ServerConfig:
     # where others reach this server when a page is opened on localhost (share.py):
     # `darkcity serve --host 0.0.0.0` sets the local network's address
     share_url: str = ""
+    # the pocket app at /app/ (pocket_app.py): a folder built by `darkcity app build`,
+    # or "" to build it at first need
+    app_dir: str = ""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> \
@@ -87,6 +90,7 @@ class ServerConfig:
             "max_rooms": _int(env, "DARKCITY_MAX_ROOMS", 5000),
             "pg_synchronous_commit": env.get("DARKCITY_PG_SYNCHRONOUS_COMMIT") or "off",
             "share_url": env.get("DARKCITY_SHARE_URL", ""),
+            "app_dir": env.get("DARKCITY_APP_DIR", ""),
         }
         values.update(_limits(env))
         values.update({k: v for k, v in overrides.items() if v is not None})

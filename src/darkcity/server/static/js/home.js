@@ -3,6 +3,7 @@ import { S, update } from "./store.js";
 import { t, role, word, chooseLanguage } from "./i18n.js";
 import { el } from "./dom.js";
 import { post, tokenKey } from "./net.js";
+import { installCard } from "./install.js";
 
 function enter(r) {
   localStorage.setItem(tokenKey(r.code), r.token);
@@ -128,7 +129,7 @@ export function homePage() {
         el("a", { href: "/table", class: "button secondary", "data-testid": "companion-link", text: t("Table companion") }),
         el("a", { href: "/replay", class: "button secondary", "data-testid": "review-home", text: t("Open a game record") }),
         el("span", { class: "muted", text: t("Playing with real cards? The companion counts and narrates for your table.") }))),
-    yourRooms(), el("div", { class: "forms" }, create, join));
+    installCard(), yourRooms(), el("div", { class: "forms" }, create, join));
 }
 
 export function notFoundPage() {
