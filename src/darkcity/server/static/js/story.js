@@ -145,7 +145,7 @@ export function storyPanel() {
       box.append(...nearLines(S.standing).map((n) => el("p", { class: `near ${n.name === V.viewer ? "mine" : ""}`, "data-testid": "story-near", text: n.text })));
     }
     if (last.fates.some(([, f]) => ["killed", "damned", "abducted"].includes(f))) {
-      box.append(el("p", { class: "muted", "data-testid": "fate-note", text: t("Killed, damned or abducted lasts one night: no XP tonight, and they play again the next night.") }));
+      box.append(el("p", { class: "muted", "data-testid": "fate-note", text: t("Killed, damned or abducted lasts one night: they play again the next night.") }));
     }
   } else {
     return null;
@@ -173,11 +173,13 @@ export function tonightForYou() {
   const lines = [];
   const fate = fateTold(last, me);
   if (fate === "withdrawn") lines.push(t("You withdrew: nobody could harm you, and you earned no XP."));
-  else if (fate) lines.push(t("Your fate: {fate} tonight. No XP tonight; you play again the next night.", { fate: word("fates", fate) }));
+  else if (fate) lines.push(t("Your fate: {fate} tonight; you play again the next night.", { fate: word("fates", fate) }));
   else if (whole) lines.push(t("You came through the night."));
-  const xp = told.filter((e) => e.event === "xp" && e.player === me).map((e) => e.text);
-  if (xp.length) lines.push(...xp);
-  else if (whole && fate !== "withdrawn") lines.push(t("No XP for you tonight."));
+  // the reader's line of Phase 5 as the story tells it: the XP written, or the rule's
+  // reason for none (the engine's "why-..." line, issue #51)
+  const mine = told.filter((e) => (e.event === "xp" || e.event.startsWith("why-")) && e.player === me);
+  if (mine.length && fate !== "withdrawn") lines.push(...mine.map((e) => e.text));
+  else if (!mine.length && whole && fate !== "withdrawn") lines.push(t("No XP for you tonight."));
   const g = played.get(me);
   const targets = [...new Set((g && g.targets) || [])];
   const said = targets.map((p) => {

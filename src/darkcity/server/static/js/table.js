@@ -76,7 +76,7 @@ export function gameSeats() {
     // a fate lasts one night, and is shown from the story's step that tells it: "killed
     // tonight" (the story says the rest: no XP, plays again the next night)
     const fate = showFates ? fateTold(last, s.name) : null;
-    if (fate) kids.push(el("div", { class: "fate", "data-testid": `fate-${i}`, title: t("No XP tonight; plays again the next night."), text: t("{fate} tonight", { fate: word("fates", fate) }) }));
+    if (fate) kids.push(el("div", { class: "fate", "data-testid": `fate-${i}`, title: t("Lasts one night: plays again the next night."), text: t("{fate} tonight", { fate: word("fates", fate) }) }));
     const chosen = S.filter.includes(s.name);
     return el("button", {
       class: `seat ${mine ? "me" : ""} ${chosen ? "chosen" : ""} ${filterable ? "pickable" : ""} ${s.withdrawal === true ? "fled" : ""}`,
