@@ -529,7 +529,12 @@ async function main() {
     loadSaved().then((saved) => { S.saved = saved; S.render(); });
   }
   S.render();
-  setInterval(() => { if (S.code && !S.busy) S.refresh(false); }, 1000);
+  // polled every second (back within a second of a restarted server answering), and
+  // asked at once when the network returns or the page is shown again
+  const now = () => { if (S.code && !S.busy) S.refresh(false); };
+  setInterval(now, 1000);
+  window.addEventListener("online", now);
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") now(); });
 }
 
 main();
