@@ -364,6 +364,22 @@ def test_a_question_above_the_screen_is_pointed_to_upwards(seated: Any) -> None:
     expect(page.get_by_test_id("decide")).to_be_in_viewport()
 
 
+def test_a_sliver_of_the_question_at_the_top_is_pointed_to_upwards(seated: Any) -> None:
+    """Night 1 on a phone, after the draft: the gesture question scrolled above the top
+    with a 17 px sliver showing, and no 'Your turn ↑' (later nights had it): a sliver is
+    not the question in sight."""
+    page = seated
+    page.evaluate("""() => { const more = document.createElement('div');
+      more.style.height = '2000px'; document.body.append(more);
+      const box = document.querySelector('[data-testid=decide]').getBoundingClientRect();
+      window.scrollTo(0, window.scrollY + box.bottom - 17); }""")
+    pill = page.get_by_test_id("your-turn")
+    expect(pill).to_be_visible()
+    expect(pill).to_contain_text("↑")
+    pill.tap()
+    expect(page.get_by_test_id("decide")).to_be_in_viewport()
+
+
 def test_the_winners_caption_stands_over_the_arrows(seated: Any) -> None:
     """At the end the last night's arrows crossed 'Quem venceu: ...' at the table's
     centre: the caption has a ground of its own."""

@@ -100,7 +100,7 @@ function page() {
   const file = el("input", { type: "file", accept: ".json,application/json", "data-testid": "record-file",
     onchange: () => { if (file.files && file.files[0]) fromFile(file.files[0]); } });
   const head = el("header", { class: "bar" },
-    el("div", { class: "where" }, el("a", { href: places.home, class: "brand", text: "Dark City" }),
+    el("div", { class: "where" }, el("h1", { class: "brand-h" }, el("a", { href: places.home, class: "brand", text: "Dark City" })),
       el("span", { text: t("Game record") }), R.name ? el("span", { class: "muted", text: R.name }) : null),
     langSwitch(() => { if (R.doc) go(R.night, R.viewer); }));
   const open = el("section", { class: "card", "data-testid": "review-open" },
