@@ -63,6 +63,19 @@ export function journalOf(seat) {
 }
 export function standingNow() { return telling() ? S.standingBefore || null : S.standing; }
 
+// Where one player stands (their "1 XP from winning"), as far as the story has told:
+// the new standing once their line of Phase 5 (their XP, or why none) is told. The
+// whole table's waited for the story's last line, and the first drafter of the next
+// night, deciding meanwhile, never saw theirs on the draft screen.
+export function standingOf(name) {
+  const pick = (st) => (st ? st.seats.find((x) => x.name === name) || null : null);
+  if (!telling() || !S.before.has(name)) return pick(S.standing);
+  const night = S.history[S.history.length - 1];
+  const told = night.events.slice(0, S.story.shown);
+  const done = told.some((e) => e.player === name && (e.event === "xp" || e.event.startsWith("why-")));
+  return pick(done ? S.standing : S.standingBefore);
+}
+
 // The events that put a player out of the night, by whom they name: the seats and the
 // reader's summary say "killed" at the story's step that tells it, not before.
 const TARGET_OUT = new Set(["kill", "kill-guardian", "abduct", "reflex", "damn", "cannibals"]);
