@@ -6,8 +6,8 @@ at 375 px.
   companion's, and she is not offered.
 - Why nothing happened: a night where a player's target was immune (the Reporter's
   flash, R-71) says the rule's reason for that player's 0 XP in the companion's story,
-  on the web's record viewer (the online table's story panel), and, where the pocket
-  app can be built here, in the pocket app's companion.
+  on the web's record viewer (the online table's story panel), and in the pocket app's
+  companion (skipped, saying why, where the pocket app cannot be built).
 - The record viewer's winners say how each won, as the victory screen does.
 """
 
@@ -33,6 +33,7 @@ from darkcity.settings import Settings, bot_rng
 
 from ..test_server_process import Server
 from .test_companion_browser import HEIGHT, WIDTH, Driver
+from .test_pocket_app import PocketDriver, Static, engine_ready, site, static  # noqa: F401
 
 NAMES = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred")
 
@@ -116,5 +117,25 @@ def test_an_immune_target_is_said_on_the_companion_and_the_record_viewer(
         expect(winners).to_contain_text(" — ")
         for w in game.winners:
             expect(winners).to_contain_text(w)
+    finally:
+        ctx.close()
+
+
+def test_an_immune_target_is_said_on_the_pocket_app(browser: Any, static: Static) -> None:  # noqa: F811
+    """The pocket app's companion (the engine in the phone's worker) tells the same line."""
+    game = first_game("reporter-death-6", _immune)
+    rec = game.nights[0]
+    ctx = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True,
+                              locale="en-US")
+    page = ctx.new_page()
+    try:
+        page.goto(f"{static.origin}/")
+        page.get_by_test_id("panel-setup").wait_for()
+        engine_ready(page)
+        d = PocketDriver(page, static.origin)
+        d.set_up(game)
+        d.play(rec)
+        d.wait_stage("over" if len(game.nights) == 1 else "journals")
+        expect(page.get_by_test_id("story")).to_contain_text(_why_line(rec))
     finally:
         ctx.close()
