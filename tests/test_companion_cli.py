@@ -256,6 +256,10 @@ def test_the_terminal_keeps_the_tables_pace(tmp_path: Path) -> None:
         child.expect("Phase 2, entered:")
         child.expect("Ana: Vampire → Bia")
         child.expect("Duda: Hunter → Ana, Bia")
+        # Phase 3 counted, as the web companion does (issue #51)
+        child.expect("Who wants to withdraw\\?")
+        for word in ("1", "2", "3", "Now!"):
+            child.expect(rf"\x1b\[1;33m{re.escape(word)}\x1b\[0m")
         child.expect(r"who fled\? \(names; Duda:1 for Duda's arrow at Ana alone")
         child.sendline("")
         step("Who turns it over", "")
@@ -268,7 +272,11 @@ def test_the_terminal_keeps_the_tables_pace(tmp_path: Path) -> None:
         shown = ANSI.sub("", child.before)
         for role in ("Devil", "Vampire", "Werewolf", "Hunter", "Priest", "Card"):
             assert re.search(rf"┃\s*{role}\s*┃", shown), (role, shown[-3000:])
-        assert re.search(r"Ana\s+│[^\n]+│[^\n]+│\s+Vampire \(basic\)", shown), shown
+        # an all-basic deck: the card without "(basic)" (issue #51); the journals a table
+        # of their own, each row's name whole
+        assert re.search(r"Ana\s+│[^\n]+│[^\n]+│\s+Vampire\s+│", shown), shown
+        assert "(basic)" not in shown
+        assert "…" not in shown
         child.sendline("quit")
         child.expect(pexpect.EOF)
     finally:

@@ -8,7 +8,8 @@ from typing import Final
 
 from darkcity.cast import Role
 
-__all__ = ["VICTORY_CONDITIONS", "conditions_met", "progress", "total", "victory"]
+__all__ = ["VICTORY_CONDITIONS", "condition_rows", "conditions_met", "progress", "total",
+           "victory"]
 
 #: The four ways to win, checked after Phase 5 of every night (R-101).
 VICTORY_CONDITIONS: Final = (
@@ -58,6 +59,19 @@ def _met(xp: int, rows: int, pairs: int, top: int) -> tuple[str, ...]:
 def conditions_met(journal: Mapping[Role, int]) -> tuple[str, ...]:
     """The victory conditions this journal meets (R-101); no cap per row."""
     return _met(*_tally(journal))
+
+
+#: The XP a row needs to count towards a condition that names rows (R-101).
+_ROW_LEAST: Final = {"four-in-one": FOUR_IN_ONE, "three-pairs": 2, "six-roles": 1}
+
+
+def condition_rows(journal: Mapping[Role, int], sheet: Sequence[Role]
+                   ) -> dict[str, tuple[Role, ...]]:
+    """The rows of the sheet that meet each condition met (R-101), in the sheet's order:
+    how a victory is said ("4 XP as the Priest"). ``eight-xp`` counts every row, so it
+    names none."""
+    return {c: tuple(r for r in sheet if journal.get(r, 0) >= _ROW_LEAST[c])
+            for c in conditions_met(journal) if c in _ROW_LEAST}
 
 
 def progress(journal: Mapping[Role, int]) -> tuple[tuple[str, int, int], ...]:

@@ -21,8 +21,8 @@ from darkcity.night import Event, Night
 from darkcity.terms import GENDER_NAMES, ROLE_TERMS, role_term
 
 __all__ = [
-    "GENDER_NAMES", "MESSAGES", "ROLE_NAMES", "event_message", "event_params", "render",
-    "render_all",
+    "GENDER_NAMES", "MESSAGES", "ROLE_NAMES", "WHY_KEYS", "event_message", "event_params",
+    "render", "render_all",
 ]
 
 #: Role names as the Mayor says them (Devir edition): the message ids of
@@ -93,7 +93,82 @@ MESSAGES: Final[dict[str, str]] = {
                         "{target_role:the}."),
     "death-empty": _("Death ({actor}) reveals the name {target}, and leaves empty-handed."),
     "xp": _("{actor} earns {xp} XP as {role:the}."),
+    # Phase 5 for a player who scores nothing: the rule's reason, as the role's goal
+    # function in darkcity.night decides it (the rulings cited there).
+    "why-withdrew": _("{actor} earns no XP: whoever withdraws earns nothing."),
+    "why-killed-early": _("{actor} earns no XP: {role:the} was killed before its turn "
+                          "came."),
+    "why-abducted-early": _("{actor} earns no XP: {role:the} was abducted before its turn "
+                            "came."),
+    "why-killed": _("{actor} earns no XP: {role:the} had to survive the night, and was "
+                    "killed."),
+    "why-damned": _("{actor} earns no XP: {role:the} had to survive the night, and was "
+                    "dragged to Hell."),
+    "why-abducted": _("{actor} earns no XP: {role:the} had to survive the night, and was "
+                      "abducted."),
+    "why-target-fled": _("{actor} earns no XP: {target} withdrew, and the attack was "
+                         "forfeit."),
+    "why-target-gone": _("{actor} earns no XP: {target} was already out of the night; "
+                         "someone got there first."),
+    "why-target-devil": _("{actor} earns no XP: {target} was the Devil, whom only the "
+                          "Werewolf or the Angel can kill."),
+    "why-immune-flash": _("{actor} earns no XP: the Reporter ({target}) was aiming at "
+                          "{role:the}, and is immune to his own targets."),
+    "why-immune-doll": _("{actor} earns no XP: the Voodooist ({target}) had chosen the doll "
+                         "of {role:the}, and is immune to its attack."),
+    "why-not-on-list": _("{actor} earns no XP: {target_role:the} ({target}) is not one "
+                         "{role:the} can kill."),
+    "why-first-hit": _("{actor} earns no XP: {target_role:the} ({target}) took only a first "
+                       "hit, and stands."),
+    "why-two-hits-at-once": _("{actor} earns no XP: {target_role:the} ({target}) took two "
+                              "hits at once; only killing one already hit counts."),
+    "why-attacked-priest": _("{actor} earns no XP: {role:the} attacked a Priest ({target})."),
+    "why-attacked-hunter": _("{actor} earns no XP: {role:the} attacked a Hunter ({target})."),
+    "why-hunter-guardian": _("{actor} earns no XP: {role:the} killed a guardian, "
+                             "{target_role:the} ({target})."),
+    "why-no-kill": _("{actor} earns no XP: {role:the} killed nobody."),
+    "why-no-bolt": _("{actor} earns no XP: neither bolt killed a player the Hunter scores "
+                     "for."),
+    "why-no-kill-many": _("{actor} earns no XP: no attack of {role:the} killed a player "
+                          "it scores for."),
+    "why-alien-none": _("{actor} earns no XP: no {kind} was in play to abduct."),
+    "why-devil-nobody-withdrew": _("{actor} earns no XP: nobody withdrew, and the Devil "
+                                   "scores only when someone it fooled flees."),
+    "why-devil-not-fooled": _("{actor} earns no XP: nobody who withdrew had been fooled by "
+                              "the Devil showing {shown:the}."),
+    "why-devil-basic-damn": _("{actor} earns no XP: only the advanced Devil scores for "
+                              "damning a soul, and nobody it fooled withdrew."),
+    "why-raise-resisted": _("{actor} earns no XP: {target_role:the} ({target}) resisted the "
+                            "spell, and no servant rose."),
+    "why-no-corpse": _("{actor} earns no XP: neither neighbour left a corpse the Necromancer "
+                       "could raise."),
+    "why-proposal-gone": _("{actor} earns no XP: {target} was no longer there to marry."),
+    "why-proposal-immune": _("{actor} earns no XP: {target_role:the} ({target}) is immune to "
+                             "the Creature's proposal."),
+    "why-wrong-gender": _("{actor} earns no XP: the Creature sought a {seeks} spouse, and "
+                          "{target_role:the} ({target}) is not one."),
+    "why-mummy-sleeps": _("{actor} earns no XP: nobody struck the Mummy, who needed one hit, "
+                          "and only one."),
+    "why-mummy-two-hits": _("{actor} earns no XP: the Mummy took a second hit; it needed one, "
+                            "and only one."),
+    "why-demoniac-lived": _("{actor} earns no XP: the Demoniac longed for death, and lived."),
+    "why-demoniac-damned": _("{actor} earns no XP: the Devil dragged the Demoniac to Hell, "
+                             "which earns her nothing."),
+    "why-demoniac-exorcised": _("{actor} earns no XP: once exorcised, she had to survive, and "
+                                "was killed."),
+    "why-photo-worthless": _("{actor} earns no XP: neither photo shows a living monster "
+                             "(not the Devil) or an undead servant."),
+    "why-death-spared": _("{actor} earns no XP: {target}, the name Death wrote, came through "
+                          "the night."),
+    "why-death-fled": _("{actor} earns no XP: {target}, the name Death wrote, withdrew."),
+    "why-death-damned": _("{actor} earns no XP: {target} was dragged to Hell, which Death "
+                          "does not count."),
+    "why-death-raised": _("{actor} earns no XP: {target} was raised as an undead servant, "
+                          "which Death does not count."),
 }
+
+#: The keys of Phase 5's "no XP" lines, each the reason its role's goal was unmet.
+WHY_KEYS: Final = frozenset(k for k in MESSAGES if k.startswith("why-"))
 
 
 def event_params(
@@ -119,15 +194,15 @@ def _params(event: Event, night: Night, players: tuple[str, ...], terms: list[Te
     else:
         params = {"actor": players[a], "role": terms[a]}
     key = event.key
-    if key == "devil-reveals":
+    if key == "devil-reveals" or key == "why-devil-not-fooled":
         params["shown"] = role_term(Role(event.other))
-    elif key == "alien-finds-none":
+    elif key == "alien-finds-none" or key == "why-alien-none":
         params["kind"] = role_term(Role(event.other)) if event.other >= 0 else _UNKNOWN
     elif key == "zombie-switches":
         params["other"] = players[event.other]
     elif key == "xp":
         params["xp"] = event.other
-    elif key == "proposal-wrong-gender":
+    elif key == "proposal-wrong-gender" or key == "why-wrong-gender":
         g = night.gestures[players[a]].seeks
         params["seeks"] = Message(GENDER_NAMES[g]) if g is not None else Message("?")
     return params
@@ -159,7 +234,7 @@ def render_all(
     out = []
     for e in events:
         key = e.key
-        if key == "proposal-wrong-gender":  # reads the gesture: not memoized
+        if key == "proposal-wrong-gender" or key == "why-wrong-gender":  # reads the gesture
             terms = [role_term(r) for r in roles]
             out.append(t.format(MESSAGES[key], _params(e, night, players, terms)))
             continue
@@ -203,9 +278,9 @@ def _sentence(t: Translator, key: str, role: Role, target_role: Role | None,
     if target_role is not None:
         params["target"] = _TARGET
         params["target_role"] = role_term(target_role)
-    if key == "devil-reveals":
+    if key == "devil-reveals" or key == "why-devil-not-fooled":
         params["shown"] = role_term(Role(other))
-    elif key == "alien-finds-none":
+    elif key == "alien-finds-none" or key == "why-alien-none":
         params["kind"] = role_term(Role(other)) if other != -1 else _UNKNOWN
     elif key == "zombie-switches":
         params["other"] = _OTHER

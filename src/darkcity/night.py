@@ -198,6 +198,10 @@ def _event(step: str, key: str, actor: int, target: int = -1, other: int = -1) -
 class NightResult(NamedTuple):
     """The adjudicated night: everything is indexed by seat.
 
+    ``events`` ends with Phase 5, one line a player in seat order: the XP written
+    (``xp``), or the rule's reason for none (a ``why-...`` key, R-100), decided by
+    the role's goal function.
+
     A named tuple, like :class:`Event`: immutable, and cheap to make once per
     night in a simulation.
     """
@@ -218,6 +222,16 @@ class NightResult(NamedTuple):
     @property
     def winner_names(self) -> tuple[str, ...]:
         return tuple(self.night.players[i] for i in self.winners)
+
+    def why(self, name: str) -> Event | None:
+        """Why ``name`` scored nothing tonight: the night's ``why-...`` event of that
+        player (its key names the rule's reason; :mod:`darkcity.narration` says it),
+        or None (XP scored, or the night not finished)."""
+        i = self.night.players.index(name)
+        for e in self.events:
+            if e.actor == i and e.key.startswith("why-"):
+                return e
+        return None
 
 
 # ---------------------------------------------------------------------------
@@ -354,7 +368,7 @@ class _Table:
     __slots__ = (
         "abducted_by", "attacked_hunter", "by_role", "credit", "damned_any", "dropped", "events",
         "exorcised", "hits", "kind", "left", "married", "n", "night", "penalty", "players",
-        "removed", "right", "role", "seeks", "shown", "targets", "undead", "withdrawn",
+        "removed", "right", "role", "seeks", "shown", "targets", "undead", "why", "withdrawn",
         "zombie_final",
     )
 
@@ -444,6 +458,7 @@ class _Table:
         self.damned_any = [False] * n
         self.married = [-1] * n
         self.events: list[Event] = []
+        self.why: list[Event | None] = [None] * n  # the reason for no XP (goals)
 
     # -- helpers ------------------------------------------------------------
 
@@ -717,16 +732,87 @@ def _step_creature(t: _Table) -> None:
 
 # ---------------------------------------------------------------------------
 # Goals: one small function per role, each reading the finished night and
-# returning the XP earned (the withdrawal rule is applied by the caller).
+# returning the XP earned (the withdrawal rule is applied by the caller). A goal
+# unmet returns :func:`_unmet`: 0, with the rule's reason recorded for the
+# narration ("why-..." events, one per player who scores nothing; R-100).
+
+
+def _unmet(t: _Table, i: int, key: str, target: int = -1, other: int = -1) -> int:
+    """No XP for seat ``i``, for the reason ``key`` (a message of the narration)."""
+    t.why[i] = _event("end", key, i, target, other)
+    return 0
+
+
+def _own(t: _Table, i: int, key: str) -> Event | None:
+    """The first event ``key`` whose actor is seat ``i``."""
+    for e in t.events:
+        if e.actor == i and e.key == key:
+            return e
+    return None
+
+
+def _gone(t: _Table, i: int) -> int:
+    """A survival goal failed (R-04: killed, abducted or damned all fail it); a player
+    out before its own step never acted (R-11)."""
+    fate = t.removed[i]
+    if _own(t, i, "out-no-action") is not None:
+        return _unmet(t, i, "why-abducted-early" if fate is _ABDUCTED else "why-killed-early")
+    return _unmet(t, i, "why-killed" if fate is _KILLED else
+                  "why-abducted" if fate is _ABDUCTED else "why-damned")
+
+
+#: What became of an attack (its event), as the reason it gives for no kill.
+_MISSED: Final = {
+    "forfeit-withdrawn": "why-target-fled",  # R-01, R-07
+    "forfeit-removed": "why-target-gone",  # R-01, R-11: someone got there first
+    "miss-devil": "why-target-devil",  # R-21
+    "immune-flash": "why-immune-flash",  # R-71
+    "immune-doll": "why-immune-doll",  # R-74
+    "no-effect": "why-not-on-list",  # the kill lists: R-30, R-32, R-33, R-37, R-40, R-53
+    "hit": "why-first-hit",  # R-06, R-14: a Mummy or Creature not hit before
+    "attacks-hunter": "why-attacked-hunter",  # R-35, R-36
+}
+
+
+def _missed(t: _Table, i: int) -> int:
+    """An attacker in play at the end with no credited kill (R-06): the reason its
+    attacks give, as their events tell; several attacks that fail differently (a
+    Hunter's two bolts, an Alien's specimens) are said together."""
+    found: tuple[str, int] | None = None
+    for e in t.events:
+        if e.actor != i:
+            continue
+        key = _MISSED.get(e.key)
+        if key is None:
+            continue
+        x = e.target
+        if key == "why-first-hit" and t.removed[x] is not None and any(
+                f.key in ("tough-killed", "tough-abducted") and f.actor == x and f.step == e.step
+                for f in t.events):
+            key = "why-two-hits-at-once"  # R-14: both hits at one step, no credit
+        if found is not None and found != (key, x):
+            return _unmet(t, i, "why-no-bolt" if t.role[i] is _HUNTER else "why-no-kill-many")
+        found = (key, x)
+    if found is None:
+        return _unmet(t, i, "why-no-kill")
+    return _unmet(t, i, found[0], found[1])
 
 
 def _goal_devil(t: _Table, d: int) -> int:
     """R-24..R-27: survive, and make someone withdraw (or, advanced, damn a soul)."""
     if t.removed[d] is not None:
-        return 0
+        return _gone(t, d)
     if t.damned_any[d] and t.night.cards[t.players[d]].edition is Edition.ADVANCED:
         return 1
-    return int(_devil_withdrawal_goal(t, d))
+    if _devil_withdrawal_goal(t, d):
+        return 1
+    if t.damned_any[d]:  # R-15, R-27: only the advanced Devil scores for it
+        return _unmet(t, d, "why-devil-basic-damn")
+    nobody = not any(w or (t.role[p] is _HUNTER and t.dropped[p])
+                     for p, w in enumerate(t.withdrawn) if p != d)
+    if nobody:  # R-26
+        return _unmet(t, d, "why-devil-nobody-withdrew")
+    return _unmet(t, d, "why-devil-not-fooled", -1, int(t.shown[d]))  # R-24, R-25
 
 
 def _devil_withdrawal_goal(t: _Table, d: int) -> bool:
@@ -760,56 +846,114 @@ _W_AIMED: Final = (_VAMPIRE, _WEREWOLF, _ZOMBIE, _HUNTER, _ANGEL, _ALIEN, _REPOR
 
 def _goal_killer(t: _Table, i: int) -> int:
     """Vampire, Werewolf, Zombie (R-30..R-32, R-53): survive and a credited kill."""
-    return int(t.removed[i] is None and t.credit[i])
+    if t.removed[i] is None and t.credit[i]:
+        return 1
+    if _own(t, i, "out-no-action") is not None:
+        return _gone(t, i)  # R-11
+    e = _own(t, i, "dies-on-priest")
+    if e is not None:  # R-31: "you didn't attack a Priest"
+        return _unmet(t, i, "why-attacked-priest", e.target)
+    e = _own(t, i, "attacks-hunter")
+    if e is not None:  # R-35, R-36: "you didn't attack a Hunter"
+        return _unmet(t, i, "why-attacked-hunter", e.target)
+    if t.removed[i] is not None:
+        return _gone(t, i)
+    return _missed(t, i)
 
 
 def _goal_hunter(t: _Table, i: int) -> int:
     """R-33..R-38: survive, a credited kill (arrow, reflex or focus), no guardian killed."""
-    return int(t.removed[i] is None and t.credit[i] and not t.penalty[i])
+    if t.removed[i] is None and t.credit[i] and not t.penalty[i]:
+        return 1
+    if t.removed[i] is not None:
+        return _gone(t, i)
+    e = _own(t, i, "kill-guardian")
+    if e is not None:  # R-34
+        return _unmet(t, i, "why-hunter-guardian", e.target)
+    return _missed(t, i)
 
 
 def _goal_survive(t: _Table, i: int) -> int:
     """Priest, Voodooist (R-39, R-74)."""
-    return int(t.removed[i] is None)
+    return 1 if t.removed[i] is None else _gone(t, i)
 
 
 def _goal_angel(t: _Table, i: int) -> int:
     """R-43: survive, and kill a monster or exorcise the Demoniac."""
     if t.removed[i] is not None:
-        return 0
-    return int(t.credit[i] or t.exorcised[t.targets[i][0]])
+        return _gone(t, i)
+    if t.credit[i] or t.exorcised[t.targets[i][0]]:
+        return 1
+    return _missed(t, i)
 
 
 def _goal_alien(t: _Table, i: int) -> int:
     """R-47: 1 XP per player abducted, at most 2."""
-    return min(2, t.abducted_by[i]) if t.removed[i] is None else 0
+    if t.removed[i] is not None:
+        return _gone(t, i)
+    if t.abducted_by[i]:
+        return min(2, t.abducted_by[i])
+    e = _own(t, i, "alien-finds-none")
+    if e is not None:  # R-45: no specimen in play when it is called
+        return _unmet(t, i, "why-alien-none", -1, e.other)
+    return _missed(t, i)
 
 
 def _goal_necromancer(t: _Table, i: int) -> int:
     """R-58: survive and raise a servant."""
-    return int(t.removed[i] is None and (t.undead[t.left[i]] or t.undead[t.right[i]]))
+    if t.removed[i] is not None:
+        return _gone(t, i)
+    if t.undead[t.left[i]] or t.undead[t.right[i]]:
+        return 1
+    e = _own(t, i, "raise-resisted")
+    if e is not None:  # R-56: a Voodooist's doll, a Reporter's flash
+        return _unmet(t, i, "why-raise-resisted", e.target)
+    return _unmet(t, i, "why-no-corpse")  # R-56
 
 
 def _goal_creature(t: _Table, i: int) -> int:
     """R-61: survive (wounded is fine) and marry."""
-    return int(t.removed[i] is None and t.married[i] >= 0)
+    if t.removed[i] is not None:
+        return _gone(t, i)
+    if t.married[i] >= 0:
+        return 1
+    x = t.targets[i][0]
+    if _own(t, i, "proposal-forfeit") is not None:  # R-61: a player not there
+        return _unmet(t, i, "why-proposal-gone", x)
+    if _own(t, i, "proposal-ignored") is not None:  # R-62
+        return _unmet(t, i, "why-proposal-immune", x)
+    return _unmet(t, i, "why-wrong-gender", x)  # R-61, R-65
 
 
 def _goal_mummy(t: _Table, i: int) -> int:
     """R-66: one hit, and only one."""
-    return int(t.hits[i] == 1 and t.removed[i] is None)
+    if t.hits[i] == 1 and t.removed[i] is None:
+        return 1
+    if t.removed[i] is _ABDUCTED:
+        return _gone(t, i)
+    return _unmet(t, i, "why-mummy-sleeps" if t.hits[i] == 0 else "why-mummy-two-hits")
 
 
 def _goal_demoniac(t: _Table, i: int) -> int:
     """R-67: killed (or abducted) unexorcised; or exorcised and alive."""
+    fate = t.removed[i]
     if t.exorcised[i]:
-        return int(t.removed[i] is None)
-    return int(t.removed[i] is _KILLED or t.removed[i] is _ABDUCTED)
+        # R-41: once exorcised, she scores only by surviving
+        return 1 if fate is None else _unmet(t, i, "why-demoniac-exorcised")
+    if fate is _KILLED or fate is _ABDUCTED:
+        return 1
+    if fate is _DAMNED:  # R-23, R-67
+        return _unmet(t, i, "why-demoniac-damned")
+    return _unmet(t, i, "why-demoniac-lived")
 
 
 def _goal_reporter(t: _Table, i: int) -> int:
     """R-70: survive and a photo of a living monster (not the Devil) or a servant."""
-    return int(t.removed[i] is None and any(_photo_counts(t, x) for x in t.targets[i]))
+    if t.removed[i] is not None:
+        return _gone(t, i)
+    if any(_photo_counts(t, x) for x in t.targets[i]):
+        return 1
+    return _unmet(t, i, "why-photo-worthless")  # R-70, R-72
 
 
 def _photo_counts(t: _Table, x: int) -> bool:
@@ -821,11 +965,21 @@ def _photo_counts(t: _Table, x: int) -> bool:
     return _MONSTER[r] and r is not _DEVIL and t.removed[x] is None
 
 
-def _goal_death(t: _Table, i: int) -> int:
-    """R-81: the named player killed (not raised) or abducted."""
+def _death_harvests(t: _Table, i: int) -> bool:
     x = t.targets[i][0]
     fate = t.removed[x]
-    return int((fate is _KILLED and not t.undead[x]) or fate is _ABDUCTED)
+    return (fate is _KILLED and not t.undead[x]) or fate is _ABDUCTED
+
+
+def _goal_death(t: _Table, i: int) -> int:
+    """R-81: the named player killed (not raised) or abducted."""
+    if _death_harvests(t, i):
+        return 1
+    x = t.targets[i][0]
+    fate = t.removed[x]
+    return _unmet(t, i, "why-death-fled" if t.withdrawn[x] else
+                  "why-death-damned" if fate is _DAMNED else
+                  "why-death-raised" if fate is _KILLED else "why-death-spared", x)
 
 
 _GOALS: Final[tuple[Callable[[_Table, int], int], ...]] = tuple({
@@ -884,7 +1038,7 @@ def _end_of_night(t: _Table) -> None:
                             else "demoniac-freed", i))
     for i, r in enumerate(role):
         if r is _DEATH:
-            ev.append(_event("end", "death-harvests" if _goal_death(t, i) else "death-empty",
+            ev.append(_event("end", "death-harvests" if _death_harvests(t, i) else "death-empty",
                             i, t.targets[i][0]))
 
 
@@ -919,13 +1073,17 @@ def _outcome(t: _Table, night: Night, *, final: bool) -> NightResult:
     fates = [gone if withdrawn[i] else (f or alive) for i, f in enumerate(removed)]
     marks = [_NO_MARKS] * t.n
     xp = [0] * t.n
+    why = t.why
     for i, r in enumerate(role):
         if r is _DEATH:
             fates[i] = Fate.ABSENT
         if hits[i] or exorcised[i] or undead[i]:
             marks[i] = _marks(r, hits[i], removed[i], exorcised[i], undead[i])
-        if final and not withdrawn[i]:  # R-07, R-105
-            xp[i] = _GOALS[r](t, i)
+        if final:
+            if withdrawn[i]:  # R-07, R-105
+                why[i] = _event("end", "why-withdrew", i)
+            else:
+                xp[i] = _GOALS[r](t, i)
     journals: list[dict[Role, int]] = []
     njournals = night.journals
     events = t.events
@@ -937,6 +1095,11 @@ def _outcome(t: _Table, night: Night, *, final: bool) -> NightResult:
             r = role[i]
             j[r] = j.get(r, 0) + x
             events.append(_event("end", "xp", i, -1, x))
+        elif final:
+            # each player's line of Phase 5: the XP written, or why none (R-100)
+            w = why[i]
+            assert w is not None  # every goal function says why it is unmet
+            events.append(w)
         journals.append(j)
     winners = victory(journals) if final and njournals else ()
     return tuple.__new__(NightResult, (night, tuple(fates), tuple(marks), tuple(xp),

@@ -382,6 +382,14 @@ def result_document(
     edoc: list[dict[str, Any]] = []
     for e, text in zip(events, texts, strict=True):
         a = e.actor
+        if e.key[:4] == "why-":
+            # Phase 5's reason for no XP: an optional field of the player, never an
+            # event of the document (docs/round-notation.md)
+            why: dict[str, Any] = {"event": e.key, "text": text}
+            if e.target >= 0:
+                why["target"] = players[e.target]
+            pdoc[players[a]]["why"] = why
+            continue
         if e.target >= 0:
             edoc.append({"step": e.step, "player": players[a], "role": keys[a], "event": e.key,
                          "target": players[e.target], "text": text})

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from darkcity.i18n import msg
+from darkcity.journal import condition_rows, conditions_met
 from darkcity.record import RecordError, replay_to
 from darkcity.views import view
 
@@ -27,7 +28,9 @@ def step(doc: object, night: int, viewer: str | None = None,
          translate: Callable[[str], str] | None = None) -> dict[str, Any]:
     """Step ``night`` of the record ``doc`` from ``viewer``'s seat (None: a spectator),
     its texts in ``translate``'s language: ``{night, nights, players, viewer, over,
-    winners, view}``, ``view`` as a page is sent it (:meth:`~darkcity.views.View.to_dict`).
+    winners, won, view}``, ``view`` as a page is sent it (:meth:`~darkcity.views.View.to_dict`),
+    ``won`` each winner's conditions met and their rows (``met``, ``met_rows``: how the
+    victory screen says it).
 
     Raises :class:`~darkcity.record.RecordError` naming what is wrong: not a record, a
     night it does not hold, a viewer who does not play, a replay that departs from it.
@@ -37,9 +40,16 @@ def step(doc: object, night: int, viewer: str | None = None,
     if viewer is not None and viewer not in game.players:
         raise RecordError("viewer", msg("{player} does not play in this game", player=viewer))
     nights = doc.get("nights")
+    sheet = game.settings.deck.journal_roles
+    won = []
+    for p in game.winners:  # how each won: the conditions met and their rows (R-101)
+        j = game.journals[game.players.index(p)]
+        won.append({"name": p, "met": list(conditions_met(j)),
+                    "met_rows": {c: [r.key for r in rows]
+                                 for c, rows in condition_rows(j, sheet).items()}})
     return {
         "night": night, "nights": len(nights) if isinstance(nights, list) else 0,
         "players": list(game.players), "viewer": viewer, "over": game.over,
-        "winners": list(game.winners),
+        "winners": list(game.winners), "won": won,
         "view": view(game, viewer, translate=translate).to_dict(),
     }

@@ -169,15 +169,17 @@ def test_the_withdrawals_are_counted_and_the_gestures_shown_beside_the_names(
         page.get_by_test_id("arrow-Enzo-1").tap()
         expect(page.get_by_test_id("arrow-Enzo-1")).to_have_attribute("aria-pressed", "true")
         page.get_by_test_id("withdrawals-done").tap()
-        # the Devil's call: every name with its gesture (and its withdrawal) beside it
+        # the Devil's call: every name with its gesture (and its withdrawal) beside it;
+        # Enzo, who lowered a bolt, is a Hunter (D-7) and is not offered (issue #51)
         expect(page.get_by_test_id("call")).to_have_text(cat["calls"]["devil"],
                                                          timeout=10_000)
+        expect(page.get_by_test_id("holder-Enzo")).to_have_count(0)
         for p, e in gestures.items():
+            if p == "Enzo":
+                continue
             want = _shown(cat, e)
             if p == "Caio":
                 want += f" · {cat['ui']['fled']}"
-            if p == "Enzo":
-                want += " · " + cat["ui"]["lowers the bolt at {target}"].format(target="Duda")
             expect(page.get_by_test_id(f"holder-{p}").locator(".gest")).to_have_text(want)
         page.screenshot(path=str(artifacts / f"companion-pace-call-{lang}.png"))
         page.get_by_test_id("call-next").tap()  # nobody turns the Devil over

@@ -147,11 +147,28 @@ def test_a_fate_is_told_at_its_step_and_lasts_one_night(seated: Any) -> None:
       return out;""")
     assert got["before"] == [None, None, None, None]
     assert got["told"] == [None, None, "morreu esta noite", None]
-    assert got["title"] == "Sem XP nesta noite; joga de novo na noite seguinte."
+    assert got["title"] == "Vale só por uma noite: joga de novo na noite seguinte."
     assert got["after"] == got["told"]
     assert got["moved"] == [None, None, None, None]
     assert got["moving"] == got["told"]
     assert got["note"] and "vale só por uma noite" in got["note"]
+
+
+def test_for_you_says_why_no_xp(seated: Any) -> None:
+    """'Nenhum XP para você esta noite' and nothing more (issue #51): the reader's line of
+    Phase 5 is the engine's reason, as the story tells it."""
+    got = drawn(seated, """
+      const told = S.history[0];
+      told.xp = [];
+      told.events[2] = { step: 'end', event: 'why-immune-flash', player: me,
+        target: told.events[1].target,
+        text: me + ' não ganha XP: o Repórter apontava para o Sacerdote.' };
+      S.story = { night: 1, start: Date.now(), shown: Infinity, total: 3, at: 'night-2-pick-1' };
+      const mine = decide.decisionPanel().querySelector('[data-testid=for-you]');
+      return [...mine.querySelectorAll('li')].map((li) => li.textContent);""")
+    me = seated.evaluate("async () => (await import('/static/js/store.js')).S.view.viewer")
+    assert f"{me} não ganha XP: o Repórter apontava para o Sacerdote." in got, got
+    assert "Nenhum XP para você esta noite." not in got, got
 
 
 def test_the_readers_night_comes_above_the_next_question(seated: Any) -> None:
@@ -357,6 +374,22 @@ def test_a_question_above_the_screen_is_pointed_to_upwards(seated: Any) -> None:
     page.evaluate("""() => { const more = document.createElement('div');
       more.style.height = '2000px'; document.body.append(more);
       window.scrollTo(0, document.body.scrollHeight); }""")
+    pill = page.get_by_test_id("your-turn")
+    expect(pill).to_be_visible()
+    expect(pill).to_contain_text("↑")
+    pill.tap()
+    expect(page.get_by_test_id("decide")).to_be_in_viewport()
+
+
+def test_a_sliver_of_the_question_at_the_top_is_pointed_to_upwards(seated: Any) -> None:
+    """Night 1 on a phone, after the draft: the gesture question scrolled above the top
+    with a 17 px sliver showing, and no 'Your turn ↑' (later nights had it): a sliver is
+    not the question in sight."""
+    page = seated
+    page.evaluate("""() => { const more = document.createElement('div');
+      more.style.height = '2000px'; document.body.append(more);
+      const box = document.querySelector('[data-testid=decide]').getBoundingClientRect();
+      window.scrollTo(0, window.scrollY + box.bottom - 17); }""")
     pill = page.get_by_test_id("your-turn")
     expect(pill).to_be_visible()
     expect(pill).to_contain_text("↑")

@@ -46,6 +46,14 @@ class CallQuestion:
     first: ``follows[q]`` holds ``(p, {p's answer: q's card})`` for each player
     ``p`` before ``q`` whose answer tells ``q``'s (answers as :meth:`answer` makes
     them); :meth:`followed` says which one applies.
+
+    At the Devil's and the Angel's calls, where the Mayor taps who turns the card
+    over, a player is a candidate only if the companion would take that answer, and
+    ``options`` holds only the cards it would take (the engine asked, one trial
+    each: a player who lowered one bolt is a Hunter, never the Devil, D-7).
+    ``excludes[q]`` holds ``(p, refusal)`` for each candidate ``p`` that cannot turn
+    the card over together with ``q``, with the companion's refusal in words: the
+    page refuses the second tap with it.
     """
 
     step: str
@@ -57,6 +65,7 @@ class CallQuestion:
     zombies: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
     follows: Mapping[str, tuple[tuple[str, Mapping[Card, Card]], ...]] = field(
         default_factory=dict)
+    excludes: Mapping[str, tuple[tuple[str, EntryError], ...]] = field(default_factory=dict)
 
     def gendered(self, player: str) -> bool:
         """Is ``player`` asked the card's gender too (a Creature's target at step 8)?"""
@@ -128,7 +137,9 @@ class Calls(Reckoning):
                 out.append(p)
         return tuple(out)
 
-    def _question(self, step: str) -> CallQuestion:
+    def _question(self, step: str, *, offer: bool = True) -> CallQuestion:
+        """The call ``step``; with ``offer`` False, its candidates and cards unsifted by
+        trials (an answer is checked whole by :meth:`_call` anyway)."""
         night = self._night
         if step == "end":
             unknown = self._unknown_editions()
@@ -175,6 +186,12 @@ class Calls(Reckoning):
                         options[t] = tuple(c for c in self._options(t, (t_role,))
                                            if edition is None or c.edition is edition)
         options = {p: self._possible(p, cards) for p, cards in options.items()}
+        excludes: dict[str, tuple[tuple[str, EntryError], ...]] = {}
+        if offer and (role is _DEVIL or role is _ANGEL):
+            forced = self._forced(role, candidates)
+            candidates, options, excludes = self._offered(step, role, candidates, tuple(asked),
+                                                          options)
+            chosen = tuple(p for p in candidates if p in chosen or p in forced)
         zombies: dict[str, tuple[str, str, str]] = {}
         if role is _ZOMBIE:
             early = resolve(self._provisional(), through="3")
@@ -185,7 +202,94 @@ class Calls(Reckoning):
                 zombies[z] = (left, right, night.gestures[z].targets[0])
         q = CallQuestion(step, role, candidates, chosen, tuple(asked), options, zombies)
         return CallQuestion(step, role, candidates, chosen, tuple(asked), options, zombies,
-                            self._follows(q))
+                            self._follows(q), excludes)
+
+    def _offered(self, step: str, role: Role, candidates: tuple[str, ...],
+                 asked: tuple[str, ...], options: Mapping[str, tuple[Card, ...]]
+                 ) -> tuple[tuple[str, ...], dict[str, tuple[Card, ...]],
+                            dict[str, tuple[tuple[str, EntryError], ...]]]:
+        """At a call where the Mayor taps who turns the card over: the candidates and
+        cards the companion would take in some answer (alone, or beside one other: a
+        deck holds at most two cards of a role, R-92), and the pairs it refuses
+        together, with the refusal. A tap is never taken and then dropped: what
+        cannot be entered is not offered, or is refused at the tap in the engine's
+        words."""
+        q = CallQuestion(step, role, candidates, (), asked, options)
+        base = {a: options[a][0] for a in asked if options.get(a)}
+
+        def ok(cards: Mapping[str, Card]) -> bool:
+            return self._trial(Call(step, {**base, **cards}, {}), q) is None
+
+        usable = {(p, c) for p in candidates for c in options.get(p, ()) if ok({p: c})}
+        together: dict[tuple[str, str], bool] = {}
+        for i, b in enumerate(candidates):
+            for a in candidates[:i]:
+                found = False
+                for x in options.get(a, ()):
+                    for y in options.get(b, ()):
+                        if x != y and ok({a: x, b: y}):
+                            usable.update(((a, x), (b, y)))
+                            found = True
+                            break
+                together[(a, b)] = found
+        if not usable and not ok({}):
+            return candidates, dict(options), {}  # Next says why, whatever is tapped
+        kept: dict[str, tuple[Card, ...]] = {a: options[a] for a in asked}
+        offered: list[str] = []
+        for p in candidates:
+            fit = tuple(c for c in options.get(p, ()) if (p, c) in usable)
+            if fit:
+                offered.append(p)
+                kept[p] = fit
+        excludes: dict[str, tuple[tuple[str, EntryError], ...]] = {}
+        for i, b in enumerate(offered):
+            for a in offered[:i]:
+                if together[(a, b) if candidates.index(a) < candidates.index(b) else (b, a)]:
+                    continue
+                why = self._trial(Call(step, {**base, a: kept[a][0], b: kept[b][0]}, {}), q)
+                if why is None:  # (the same card twice: the deck's one card)
+                    why = self._trial(Call(step, {**base, a: kept[a][0], b: kept[b][-1]}, {}), q)
+                if why is None:
+                    continue
+                excludes[b] = (*excludes.get(b, ()), (a, why))
+                excludes[a] = (*excludes.get(a, ()), (b, why))
+        return tuple(offered), kept, excludes
+
+    def _forced(self, role: Role, candidates: Iterable[str]) -> tuple[str, ...]:
+        """The candidates whose card can only be ``role`` (three players showing the
+        Vampire with two Vampire cards in the deck: one is the Devil): pressed at the
+        call, and tried with every other candidate."""
+        known = self._knowledge(set())
+        deck = [c for c in self._cards if c.role is not _DEATH]
+        others = frozenset(r for r in Role if r is not role)
+        out = []
+        for p in candidates:
+            k = known.get(p, Knowledge())
+            if k.revealed is not None:
+                continue
+            rest = (k.roles or others) & others
+            mine = dict(known)
+            mine[p] = Knowledge(roles=rest, advanced=k.advanced)
+            if not rest or isinstance(assign(deck, mine, self.gesturing), str):
+                out.append(p)
+        return tuple(out)
+
+    def _trial(self, e: Call, q: CallQuestion) -> EntryError | None:
+        """The companion's refusal of the call ``e`` (None: it would be taken), the
+        table left as it was: the checks of :meth:`_call`, nothing narrated."""
+        night = self._night
+        saved = (dict(night.turned), dict(night.zombies), set(night.prefer), len(night.calls))
+        try:
+            self._verify_call(e, q)
+            night.calls.append(e)
+            night.turned.update(e.cards)
+            self._check(prefer=set())
+        except EntryError as err:
+            return err
+        finally:
+            del night.calls[saved[3]:]
+            night.turned, night.zombies, night.prefer = saved[0], saved[1], saved[2]
+        return None
 
     def _could_hold(self, known: Mapping[str, Knowledge], p: str, card: Card) -> bool:
         """May ``p`` hold ``card`` (as far as given: a gender may be None), everything
@@ -245,7 +349,7 @@ class Calls(Reckoning):
         if e.step != step:
             raise EntryError("step", msg("the Mayor calls step {expected} now, not {given}",
                                          expected=str(step), given=e.step))
-        q = self._question(step)
+        q = self._question(step, offer=False)
         self._verify_call(e, q)
         night = self._night
         saved = (dict(night.turned), dict(night.zombies))

@@ -37,7 +37,7 @@ def _shape(role: Role) -> dict[str, Any]:
             "kind": g.reach is Reach.KIND}
 
 
-def _question(c: Companion) -> dict[str, Any] | None:
+def _question(c: Companion, t: Translator) -> dict[str, Any] | None:
     q = c.question()
     if q is None:
         return None
@@ -51,6 +51,10 @@ def _question(c: Companion) -> dict[str, Any] | None:
         "follows": {b: [{"from": a,
                          "cards": [[card_json(x), card_json(y)] for x, y in rule.items()]}
                         for a, rule in rules] for b, rules in q.follows.items()},
+        # two candidates the companion refuses together: the second tap is refused at
+        # once, in these words (the engine's), not taken and then dropped
+        "excludes": {b: [{"with": a, "why": e.render(t)} for a, e in pairs]
+                     for b, pairs in q.excludes.items()},
     }
 
 
@@ -105,7 +109,7 @@ def view(c: Companion, reader: str | None, t: Translator, *, code: str, version:
                    "role": STEP_ROLE[e.step].key if e.step != "end" else None,
                    "cards": {p: card_json(x) for p, x in e.cards.items()},
                    "zombies": dict(e.zombies)} for e in c.calls] if reader == "mayor" else [],
-        "question": _question(c),
+        "question": _question(c, t),
         "narration": [{"step": s, "lines": [t.render(m) for m in words]}
                       for s, words in c.narration],
         "journals": _journals(c),

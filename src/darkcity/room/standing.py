@@ -13,7 +13,7 @@ from typing import Any
 
 from darkcity.cast import Role, parse_role
 from darkcity.i18n import Translator, msg
-from darkcity.journal import FOUR_IN_ONE, conditions_met, progress, total
+from darkcity.journal import condition_rows, conditions_met, progress, total
 from darkcity.views import SeatView, View
 
 __all__ = ["standing"]
@@ -44,11 +44,9 @@ def _seat(name: str, journal: Journal, sheet: tuple[Role, ...]) -> dict[str, Any
             if conditions_met({**j, r: j.get(r, 0) + 1}):
                 near.append(r.key)
     top = max(j.items(), key=lambda kv: kv[1], default=None)
-    # the rows that meet each condition met, in the sheet's order: the end names them
-    # ("Ada: 4 XP as the Priest"), where "4 XP in one row" left a table asking which
-    # (a pair is 2 XP in a row; eight-xp counts every row, so it names none)
-    least = {"four-in-one": FOUR_IN_ONE, "three-pairs": 2, "six-roles": 1}
-    rows_of = {c: [r.key for r in sheet if j.get(r, 0) >= least[c]] for c in met if c in least}
+    # the rows that meet each condition met: the end names them ("Ada: 4 XP as the
+    # Priest"), where "4 XP in one row" left a table asking which
+    rows_of = {c: [r.key for r in rows] for c, rows in condition_rows(j, sheet).items()}
     return {
         "name": name,
         "xp": total(j),

@@ -344,12 +344,11 @@ UI: Final = (
     # reader's night above the next question), the count that stops with the connection
     _("{xp} XP as the {role}"),
     _("{player} is one XP from a victory: one more as the {roles}."),
-    _("Killed, damned or abducted lasts one night: no XP tonight, and they play again "
-      "the next night."),
+    _("Killed, damned or abducted lasts one night: they play again the next night."),
     _("{fate} tonight"),
-    _("No XP tonight; plays again the next night."),
+    _("Lasts one night: plays again the next night."),
     _("Night {n}, for you"),
-    _("Your fate: {fate} tonight. No XP tonight; you play again the next night."),
+    _("Your fate: {fate} tonight; you play again the next night."),
     _("You withdrew: nobody could harm you, and you earned no XP."),
     _("You came through the night."),
     _("No XP for you tonight."),

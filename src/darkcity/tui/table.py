@@ -239,15 +239,23 @@ class TerminalTable:
 
         self.say(msg("Phase 2: everyone ready? Press Enter to count."), "bold")
         self.ask(msg("Enter:"))
+        self._count()
+        self.enter(Counted())
+
+    def _count(self, ask: str | None = None) -> None:
+        """"1, 2, 3, now!" at the steady beat (after ``ask``, two beats ahead: Phase 3's
+        "Who wants to withdraw?", as the web companion says it)."""
         words = [self.t("1"), self.t("2"), self.t("3"), self.t("Now!")]
+        if ask is not None:
+            words = [ask, "", *words]
         start = time.monotonic() + 0.2
         for i, w in enumerate(words):
             delay = start + i * self.beat - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
-            self.speak(w)
-            self.out.print(w, style="bold yellow", highlight=False)
-        self.enter(Counted())
+            if w:
+                self.speak(w)
+                self.out.print(w, style="bold yellow", highlight=False)
 
     def _shows_help(self) -> str:
         return ", ".join(self.t(role_term(r).name) for r in self.c.showable)
@@ -305,13 +313,17 @@ class TerminalTable:
         self.say(msg("Phase 2, entered:"), "bold")
         for p in c.gesturing:
             self.say(f"  {p}: {self._shown(c.gestures[p])}")  # i18n: not prose
-        # the Hunter's arrow by tonight's Hunter (it always said 'Caio:1')
-        hunter = next((p for p in c.gesturing if c.gestures[p].shows is Role.HUNTER
-                       and len(c.gestures[p].targets) == 2), None)
-        line = self.ask(msg("Phase 3: who fled? (names; Enter for nobody)") if hunter is None
-                        else msg("Phase 3: who fled? (names; {player}:1 for {player}'s arrow "
-                                 "at {target} alone; Enter for nobody)", player=hunter,
-                                 target=c.gestures[hunter].targets[0]))
+        # Phase 3 counted as at a real table: "Who wants to withdraw? 1, 2, 3, now!"
+        self._count(self.t("Who wants to withdraw?"))
+        # each Hunter's arrow by tonight's Hunters (it named only the first of two)
+        hunters = [p for p in c.gesturing if c.gestures[p].shows is Role.HUNTER
+                   and len(c.gestures[p].targets) == 2]
+        arrows = "; ".join(self.t.render(msg("{player}:1 for {player}'s arrow at {target} alone",
+                                             player=h, target=c.gestures[h].targets[0]))
+                           for h in hunters)
+        line = self.ask(msg("Phase 3: who fled? (names; Enter for nobody)") if not hunters
+                        else msg("Phase 3: who fled? (names; {arrows}; Enter for nobody)",
+                                 arrows=arrows))
         for word in line.replace(",", " ").split():
             name, _sep, arrow = word.partition(":")
             who = self.player(name)
@@ -363,7 +375,10 @@ class TerminalTable:
 
     def _card_label(self, card: Any) -> str:
         bits = []
-        if not CAST[card.role].special:
+        # the edition where the deck holds both of this role ("(basic)" on every card of
+        # an all-basic deck doubled each row and told nothing)
+        editions = {x.edition for x in self.c.deck.cards if x.role is card.role}
+        if not CAST[card.role].special and len(editions) > 1:
             bits.append(self.t(EDITION_NAMES[card.edition]))
         if card.gender is not None:
             bits.append(self.t(GENDER_NAMES[card.gender]))
@@ -533,23 +548,32 @@ class TerminalTable:
 
         c = self.c
         last = c.nights[-1]
-        table = Table(title=self.t.render(msg("Night {n}", n=last.number)))
-        table.add_column(self.t.render(msg("Player")))
-        table.add_column(self.t.render(msg("Fate")))
-        table.add_column("XP")
-        table.add_column(self.t.render(msg("Card")))
-        for r in c.sheet:  # whole names (cut to four letters they read Devi, Vamp, Were)
-            table.add_column(self._role(r), overflow="fold")
+        # two tables, each whole at 120 columns: the night (fate, XP, card), then the
+        # journals (one narrow column a row of the sheet, its name never cut: at 120
+        # columns one table split "Sacerdot|e" and cut "sobreviv…")
+        night = Table(title=self.t.render(msg("Night {n}", n=last.number)))
+        night.add_column(self.t.render(msg("Player")), no_wrap=True)
+        night.add_column(self.t.render(msg("Fate")), no_wrap=True)
+        night.add_column("XP", no_wrap=True)
+        night.add_column(self.t.render(msg("Card")), no_wrap=True)
         from darkcity.companion.text import FATES
 
+        gendered = any(x.role is Role.CREATURE for x in c.deck.cards)
         for i, p in enumerate(c.players):
             card = last.night.cards[p]
-            gendered = any(x.role is Role.CREATURE for x in c.deck.cards)
-            row = [p, self.t(FATES[last.result.fates[i]]), f"+{last.result.xp[i]}",
-                   self._card_label(card if gendered else card._replace(gender=None))]
-            row += [str(c.journals[i].get(r, "")) for r in c.sheet]
-            table.add_row(*row)
-        self.out.print(table)
+            night.add_row(p, self.t(FATES[last.result.fates[i]]), f"+{last.result.xp[i]}",
+                          self._card_label(card if gendered else card._replace(gender=None)))
+        self.out.print(night)
+        journals = Table(title=self.t.render(msg("Journals")), padding=(0, 1))
+        journals.add_column(self.t.render(msg("Player")), no_wrap=True)
+        for r in c.sheet:  # whole names (cut to four letters they read Devi, Vamp, Were)
+            name = self._role(r)
+            journals.add_column(name, no_wrap=True, min_width=len(name), justify="center")
+        journals.add_column("XP", no_wrap=True, justify="right")
+        for i, p in enumerate(c.players):
+            journals.add_row(p, *[str(c.journals[i].get(r, "")) for r in c.sheet],
+                             str(sum(c.journals[i].values())))
+        self.out.print(journals)
         if c.stage is Stage.OVER:
             from darkcity.companion.text import CONDITIONS
 

@@ -17,9 +17,11 @@ function beep() {
 }
 
 // A question out of sight (on a phone, under the table, the gestures and the night's
-// story): a button at the bottom of the screen says so and goes to it. It shows only
-// while no part of the question's panel is on screen (its choices in sight are enough),
-// and the page gets room at its foot to scroll what it would cover above it.
+// story): a button at the bottom of the screen says so and goes to it. It shows while
+// less than a hand's breadth of the question's panel is on screen (SIGHT px, or the
+// whole of a shorter panel: a 17 px sliver of night 1's gesture question at the top,
+// its choices all gone, had no button), and the page gets room at its foot to scroll
+// what it would cover above it.
 let pill = null, seen = null, above = false;
 function show(on) {
   pill.hidden = !on;
@@ -27,15 +29,18 @@ function show(on) {
 }
 // (the arrow says where the question is: after the draft a phone's gesture question
 // could go off the top, and "↓" sent the reader further down, away from it)
+const SIGHT = 120;
 const watch = "IntersectionObserver" in window
   ? new IntersectionObserver((all) => {
     for (const e of all) {
       if (e.target !== seen) continue;
-      above = !e.isIntersecting && e.boundingClientRect.bottom <= 0;
+      const box = e.boundingClientRect;
+      const inSight = e.isIntersecting && e.intersectionRect.height >= Math.min(SIGHT, box.height - 1);
+      above = !inSight && box.top < 0;
       label();
-      show(!e.isIntersecting);
+      show(!inSight);
     }
-  }) : null;
+  }, { threshold: Array.from({ length: 21 }, (_, i) => i / 20) }) : null;
 function label() {
   if (pill && S.view) pill.textContent = `${t("Your turn: {prompt}", { prompt: word("prompts", S.view.phase) })} ${above ? "↑" : "↓"}`;
 }

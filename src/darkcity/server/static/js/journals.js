@@ -3,12 +3,10 @@
 import { S } from "./store.js";
 import { t, role } from "./i18n.js";
 import { el } from "./dom.js";
-import { journalOf, standingNow, telling } from "./story.js";
+import { journalOf, standingOf, telling } from "./story.js";
 
 export function journalPanel() {
   const V = S.view;
-  const st = standingNow();
-  const near = new Map(st ? st.seats.map((x) => [x.name, x.near]) : []);
   const head = el("tr", {}, el("th", { scope: "col", class: "who", text: t("Player") }),
     V.journal_roles.map((r) => el("th", { scope: "col", class: "rolecol" }, el("span", { text: role(r) }))),
     el("th", { scope: "col", class: "total", text: t("XP") }));
@@ -16,7 +14,8 @@ export function journalPanel() {
     const journal = journalOf(s);
     const j = new Map(journal);
     const winner = V.winners.includes(s.name) && !telling();
-    const n = near.get(s.name) || [];
+    const sx = standingOf(s.name);
+    const n = (sx && sx.near) || [];
     return el("tr", { class: `${winner ? "winner" : ""} ${n.length && !V.winners.length ? "near" : ""}`, "data-name": s.name },
       el("th", { scope: "row", class: "who" }, s.name,
         winner ? el("span", { class: "badge winner", text: t("winner") }) : null,

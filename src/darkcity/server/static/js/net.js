@@ -1,4 +1,5 @@
-// The connection to the room: one WebSocket, reconnected with a growing pause, and
+// The connection to the room: one WebSocket, reconnected soon and at a random moment
+// (common/retry.js), at once when the page is shown again or the network returns, and
 // never again once the server has said the room is not there (or refused us).
 import { S, update } from "./store.js";
 import { t } from "./i18n.js";
@@ -7,6 +8,7 @@ import { startCount, stopCount } from "./clock.js";
 import { newState } from "./story.js";
 import { attention } from "./attention.js";
 import { places } from "./places.js";
+import { retryDelay } from "../common/retry.js";
 
 // Refusals after which trying again would only loop: the room is not there, it is full,
 // or this seat was opened in another window (which would then be closed in turn).
@@ -79,8 +81,10 @@ function dropped(ws) {
   if (S.counting || S.countWord) stopCount();
   update();
   if (S.fatal) return;
-  // 1 s, 2 s, 4 s ... 15 s: a server that is down is not hammered.
-  const wait = Math.min(15000, 1000 * 2 ** Math.min(4, S.retry || 0));
+  // soon, at a random moment (common/retry.js): back within a second of a restarted
+  // server answering, and a thousand pages spread rather than all at once
+  if (!S.retry) S.downSince = Date.now();
+  const wait = retryDelay(S.retry || 0, Date.now() - (S.downSince || Date.now()));
   S.retry = (S.retry || 0) + 1;
   clearTimeout(timer);
   timer = setTimeout(connect, wait);
@@ -105,7 +109,7 @@ function lost() {
 }
 
 // Back on the network, or the page shown again: ask now (a closed socket is not left
-// to its pause of up to 15 s).
+// to its pause).
 function check() {
   if (!S.code || S.fatal) return;
   const ws = S.ws;

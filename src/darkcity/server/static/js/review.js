@@ -12,6 +12,7 @@ import { revealNow, whoWhom } from "./reveal.js";
 import { nightDetails } from "./story.js";
 import { journalPanel } from "./journals.js";
 import { langSwitch } from "./home.js";
+import { howWon } from "./won.js";
 
 // What is open: the record, its name, the step shown and from whose seat.
 const R = { doc: null, name: "", step: null, night: 0, viewer: null, busy: false, error: null };
@@ -85,7 +86,10 @@ function board() {
   const r = revealNow(V);
   const parts = [el("div", { class: "tablewrap" }, gameCircle(center), r ? whoWhom(V, r.gestures, r.withdrawals, r.caption, r.cards) : null)];
   if (R.step.over && R.night === nightsOf(R.doc)) {
-    parts.unshift(el("p", { class: "card winners", "data-testid": "review-winners", text: t("Winners: {names}", { names: R.step.winners.join(", ") }) }));
+    // how each won, as the victory screen says it ("Ada — 4 XP as the Priest"): the
+    // engine's conditions and rows for each winner (darkcity.review.step's "won")
+    const how = { seats: R.step.won || [] };
+    parts.unshift(el("p", { class: "card winners", "data-testid": "review-winners", text: t("Winners: {names}", { names: R.step.winners.map((w) => howWon(w, how)).join(" · ") }) }));
   }
   if (last) parts.push(el("section", { class: "card narration", "data-testid": "review-story" }, nightDetails(last, true)));
   parts.push(journalPanel());
@@ -96,7 +100,7 @@ function page() {
   const file = el("input", { type: "file", accept: ".json,application/json", "data-testid": "record-file",
     onchange: () => { if (file.files && file.files[0]) fromFile(file.files[0]); } });
   const head = el("header", { class: "bar" },
-    el("div", { class: "where" }, el("a", { href: places.home, class: "brand", text: "Dark City" }),
+    el("div", { class: "where" }, el("h1", { class: "brand-h" }, el("a", { href: places.home, class: "brand", text: "Dark City" })),
       el("span", { text: t("Game record") }), R.name ? el("span", { class: "muted", text: R.name }) : null),
     langSwitch(() => { if (R.doc) go(R.night, R.viewer); }));
   const open = el("section", { class: "card", "data-testid": "review-open" },

@@ -43,7 +43,8 @@ function bar() {
       onchange: (ev) => { attention.toggle(ev.target.checked); update(); } }), t("Sound when it is my turn")));
   return el("header", { class: "bar" },
     el("div", { class: "where" },
-      el("a", { href: places.home, class: "brand", text: "Dark City" }),
+      // the page's heading (axe's page-has-heading-one), drawn as the bar's brand
+      el("h1", { class: "brand-h" }, el("a", { href: places.home, class: "brand", text: "Dark City" })),
       el("span", { class: "code", "data-testid": "room-code", title: t("Room code") }, S.code),
       el("span", { class: `dot ${S.online ? "on" : "off"}`, role: "img", "aria-label": S.online ? t("Connected") : t("Reconnecting…"), title: S.online ? t("Connected") : t("Reconnecting…") }),
       S.fatal ? null : whoAmI()),

@@ -63,6 +63,19 @@ export function journalOf(seat) {
 }
 export function standingNow() { return telling() ? S.standingBefore || null : S.standing; }
 
+// Where one player stands (their "1 XP from winning"), as far as the story has told:
+// the new standing once their line of Phase 5 (their XP, or why none) is told. The
+// whole table's waited for the story's last line, and the first drafter of the next
+// night, deciding meanwhile, never saw theirs on the draft screen.
+export function standingOf(name) {
+  const pick = (st) => (st ? st.seats.find((x) => x.name === name) || null : null);
+  if (!telling() || !S.before.has(name)) return pick(S.standing);
+  const night = S.history[S.history.length - 1];
+  const told = night.events.slice(0, S.story.shown);
+  const done = told.some((e) => e.player === name && (e.event === "xp" || e.event.startsWith("why-")));
+  return pick(done ? S.standing : S.standingBefore);
+}
+
 // The events that put a player out of the night, by whom they name: the seats and the
 // reader's summary say "killed" at the story's step that tells it, not before.
 const TARGET_OUT = new Set(["kill", "kill-guardian", "abduct", "reflex", "damn", "cannibals"]);
@@ -145,7 +158,7 @@ export function storyPanel() {
       box.append(...nearLines(S.standing).map((n) => el("p", { class: `near ${n.name === V.viewer ? "mine" : ""}`, "data-testid": "story-near", text: n.text })));
     }
     if (last.fates.some(([, f]) => ["killed", "damned", "abducted"].includes(f))) {
-      box.append(el("p", { class: "muted", "data-testid": "fate-note", text: t("Killed, damned or abducted lasts one night: no XP tonight, and they play again the next night.") }));
+      box.append(el("p", { class: "muted", "data-testid": "fate-note", text: t("Killed, damned or abducted lasts one night: they play again the next night.") }));
     }
   } else {
     return null;
@@ -173,11 +186,13 @@ export function tonightForYou() {
   const lines = [];
   const fate = fateTold(last, me);
   if (fate === "withdrawn") lines.push(t("You withdrew: nobody could harm you, and you earned no XP."));
-  else if (fate) lines.push(t("Your fate: {fate} tonight. No XP tonight; you play again the next night.", { fate: word("fates", fate) }));
+  else if (fate) lines.push(t("Your fate: {fate} tonight; you play again the next night.", { fate: word("fates", fate) }));
   else if (whole) lines.push(t("You came through the night."));
-  const xp = told.filter((e) => e.event === "xp" && e.player === me).map((e) => e.text);
-  if (xp.length) lines.push(...xp);
-  else if (whole && fate !== "withdrawn") lines.push(t("No XP for you tonight."));
+  // the reader's line of Phase 5 as the story tells it: the XP written, or the rule's
+  // reason for none (the engine's "why-..." line, issue #51)
+  const mine = told.filter((e) => (e.event === "xp" || e.event.startsWith("why-")) && e.player === me);
+  if (mine.length && fate !== "withdrawn") lines.push(...mine.map((e) => e.text));
+  else if (!mine.length && whole && fate !== "withdrawn") lines.push(t("No XP for you tonight."));
   const g = played.get(me);
   const targets = [...new Set((g && g.targets) || [])];
   const said = targets.map((p) => {

@@ -3,7 +3,7 @@ import { S } from "./store.js";
 import { t, role, word } from "./i18n.js";
 import { el } from "./dom.js";
 import { RADIUS, arrowLayer, arrowsOf, gestureText, revealNow } from "./reveal.js";
-import { fateTold, fatesShown, journalOf, standingNow, telling } from "./story.js";
+import { fateTold, fatesShown, journalOf, standingOf, telling } from "./story.js";
 import { currentChoices, setFilter, targetsOf } from "./decide.js";
 
 export function circle(nodes, center, arrows) {
@@ -42,8 +42,6 @@ export function gameSeats() {
   const last = S.history.length ? S.history[S.history.length - 1] : null;
   const showFates = !inNight && fatesShown();
   const lastCards = new Map(last ? last.cards : []);
-  const st = standingNow();
-  const near = new Map(st ? st.seats.map((x) => [x.name, x]) : []);
   const filterable = targetsOf(currentChoices(V)).size > 0;
   return V.seats.map((s, i) => {
     const L = lobbySeats[i] || {};
@@ -58,7 +56,7 @@ export function gameSeats() {
     if (L.kind === "bot") badges.push(botBadge(badge(t("bot"), "bot"), L));
     if (L.kind === "human" && !L.online) badges.push(badge(t("away"), "away"));
     if (V.blind_pick === s.name && inNight) badges.push(badge(t("face-down card"), "blind"));
-    const sx = near.get(s.name);
+    const sx = standingOf(s.name);
     if (sx && sx.near.length && V.phase !== "over") badges.push(badge(t("1 XP from winning"), "near"));
     if (V.winners.includes(s.name) && !telling()) badges.push(badge(t("winner"), "winner"));
     kids.push(el("div", { class: "badges" }, badges));
@@ -76,7 +74,7 @@ export function gameSeats() {
     // a fate lasts one night, and is shown from the story's step that tells it: "killed
     // tonight" (the story says the rest: no XP, plays again the next night)
     const fate = showFates ? fateTold(last, s.name) : null;
-    if (fate) kids.push(el("div", { class: "fate", "data-testid": `fate-${i}`, title: t("No XP tonight; plays again the next night."), text: t("{fate} tonight", { fate: word("fates", fate) }) }));
+    if (fate) kids.push(el("div", { class: "fate", "data-testid": `fate-${i}`, title: t("Lasts one night: plays again the next night."), text: t("{fate} tonight", { fate: word("fates", fate) }) }));
     const chosen = S.filter.includes(s.name);
     return el("button", {
       class: `seat ${mine ? "me" : ""} ${chosen ? "chosen" : ""} ${filterable ? "pickable" : ""} ${s.withdrawal === true ? "fled" : ""}`,

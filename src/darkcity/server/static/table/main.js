@@ -222,8 +222,10 @@ function mayorPage() {
   const stage = v.stage;
   // the phone handed to the last drafter for Death's name: nothing of the table shows,
   // only the question, until the name is tapped or the phone handed back (Cancel)
-  if (stage === "draft" && S.local.secret) return [draftPanel(S, send)];
-  if (S.local.handBack) return [handBackPanel(S)];
+  // (their heading is the night's, for a screen reader: axe's page-has-heading-one)
+  const hidden = el("h1", { class: "sr-only", text: t("Night {n}", { n: v.night }) });
+  if (stage === "draft" && S.local.secret) return [hidden, draftPanel(S, send)];
+  if (S.local.handBack) return [hidden, handBackPanel(S)];
   const parts = [head, setAside(v)];
   const after = ["withdrawal", "resolution", "journals", "over"].includes(stage);
   // a correction left open while the table changed under it (another device undid the
@@ -491,7 +493,7 @@ S.render = () => {
       el("p", { class: "dim", text: t("For a game with the real cards: the app is the Mayor's assistant.") }),
       el("div", { class: "panel" }, langPicker()), resumePanel(S.saved, S), setupPage(S));
   } else if (!S.view) {
-    parts.push(el("p", { class: "loading", text: t("Loading the table…") }));
+    parts.push(el("h1", { class: "sr-only", text: t("Table companion") }), el("p", { class: "loading", text: t("Loading the table…") }));
   } else if (S.view.reader === "mayor") {
     parts.push(...mayorPage());
   } else {
@@ -529,7 +531,12 @@ async function main() {
     loadSaved().then((saved) => { S.saved = saved; S.render(); });
   }
   S.render();
-  setInterval(() => { if (S.code && !S.busy) S.refresh(false); }, 1000);
+  // polled every second (back within a second of a restarted server answering), and
+  // asked at once when the network returns or the page is shown again
+  const now = () => { if (S.code && !S.busy) S.refresh(false); };
+  setInterval(now, 1000);
+  window.addEventListener("online", now);
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") now(); });
 }
 
 main();

@@ -112,14 +112,20 @@ export function resolvePanel(S, send, { view = null, initial = null, label = nul
   } else if (q.candidates.length) {
     box.append(el("p", { class: "dim", text: t("Tap who turns the card over:") }));
     const grid = el("div", { class: "grid" });
+    // the candidates are the companion's (calls.py): each one a card it would take; a
+    // tap it would refuse beside another already pressed (one Devil card left for two)
+    // is refused here, in its words, not pressed and then left out of the entry
     for (const p of q.candidates) {
       const on = st.chosen.has(p);
       grid.append(button(named(v, p, p, withdrew(v, p)), () => {
-        if (on) st.chosen.delete(p); else st.chosen.add(p);
+        const clash = on ? null : ((q.excludes || {})[p] || []).find((x) => st.chosen.has(x.with));
+        if (on) st.chosen.delete(p); else if (!clash) st.chosen.add(p);
+        st.refused = clash ? { player: p, why: clash.why } : null;
         S.render();
       }, { class: "named", "aria-pressed": on ? "true" : "false", "data-testid": `holder-${p}` }));
     }
     box.append(grid);
+    if (st.refused) box.append(el("p", { class: "error", role: "alert", "data-testid": "call-refused", text: st.refused.why }));
   }
   // who turns a card over at this call, and whose answer the Mayor taps: a card that
   // another's answer tells (the companion's `follows`: the two Vampires of a deck with

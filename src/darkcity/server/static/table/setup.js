@@ -205,6 +205,17 @@ export function setupPage(S) {
   if (s.check && s.check.ok && missing.length) {
     wrap.append(el("p", { class: "warn", "data-testid": "free-missing", text: t("Choose the free XP of {names}.", { names: missing.join(", ") }) }));
   }
+  // the spoken calls, chosen before the first night too (a phone lying on the table
+  // runs the night): the same setting as the count's screen, kept on this device
+  const calls = S.prefs.calls;
+  wrap.append(el("div", { class: "panel", "data-testid": "setup-calls" },
+    el("h2", { text: t("Spoken calls") }),
+    el("p", { class: "dim", text: t("Spoken calls: each call is said aloud, with a pause to turn the card over; a call that asks nothing goes on by itself.") }),
+    button(t("Spoken calls"), () => {
+      S.prefs.calls = !S.prefs.calls;
+      localStorage.setItem("darkcity:table:prefs", JSON.stringify(S.prefs));
+      S.render();
+    }, { "aria-pressed": calls ? "true" : "false", "data-testid": "setup-pref-calls" })));
   wrap.append(start);
   return wrap;
 }
