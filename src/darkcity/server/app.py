@@ -18,7 +18,6 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from darkcity.deck import BOX, PRESETS, card_key
@@ -42,7 +41,7 @@ from darkcity.server.common import (
 from darkcity.server.companion import companion_router
 from darkcity.server.config import ServerConfig
 from darkcity.server.headers import SecurityHeaders
-from darkcity.server.heavy import BUSY, Busy, HeavyPool, job
+from darkcity.server.heavy import HeavyPool
 from darkcity.server.hosts import AllowedHosts, host_policy
 from darkcity.server.limits import (
     PerAddress,
@@ -54,6 +53,7 @@ from darkcity.server.limits import (
 from darkcity.server.manager import PACES, RoomManager
 from darkcity.server.preview import with_preview
 from darkcity.server.qr import qr_router
+from darkcity.server.replay import Replays
 from darkcity.server.share import share_base
 from darkcity.server.storage import make_storage
 from darkcity.server.thinking import BotPool
@@ -105,6 +105,27 @@ def _invalid(request: Request, e: ValidationError) -> JSONResponse:
 GC_THRESHOLDS = (500, 2, 20000)
 
 
+def _trim() -> Any:
+    """glibc's ``malloc_trim`` (``None`` elsewhere)."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # pragma: no cover - not glibc
+        return None
+
+
+_TRIM = _trim()
+
+
+def _rss_mb() -> float:
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
+        return 0.0
+
+
 def create_app(config: ServerConfig | None = None) -> FastAPI:
     """The application; rooms are stored at ``config.database``."""
     cfg = config or ServerConfig.from_env()
@@ -147,7 +168,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 except Exception as e:  # (a full disk: the writes' own refusals say it)
                     if time.monotonic() - said >= 60:
                         said = time.monotonic()
-                        log.warning("checkpoint of %s failed: %s", storage.where, e)
+                        log.warning("checkpoint of %s failed: %s", storage.where,
+                                    getattr(e, "orig", None) or e)
 
         names.warm()  # (the look-alike table, not at the first player's name)
         # Long-lived start-up objects leave the collector's sight; fewer, larger
@@ -155,6 +177,20 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         gc.collect()
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
+        async def give_back() -> None:
+            """After a flood the heap holds the pages its buffers came and went in (the
+            issue's 83 -> 218 MB, kept): freed pages go back to the system, a few
+            milliseconds once in a while, when the process has grown 32 MB or more."""
+            floor = _rss_mb()
+            while _TRIM is not None:
+                await asyncio.sleep(10.0)
+                now = _rss_mb()
+                if now - floor >= 32:
+                    _TRIM(0)
+                    floor = _rss_mb()  # (what stays is the rooms' own: the next floor)
+                else:
+                    floor = min(floor, now)
+
         async def retention() -> None:  # darkcity serve --keep-days
             while cfg.keep_days > 0:
                 try:
@@ -169,7 +205,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 await asyncio.sleep(3600)
 
         tasks = [asyncio.create_task(clock()), asyncio.create_task(checkpoints()),
-                 asyncio.create_task(retention())]
+                 asyncio.create_task(retention()), asyncio.create_task(give_back())]
         try:
             yield
         finally:
@@ -198,6 +234,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                        larger={"/api/replay": cfg.max_record_bytes})
     if cluster is not None:  # a room's requests go to the process that runs it
         app.add_middleware(Routes, cluster=cluster)
+    # the record viewer's steps, before the router: refused cheaply under a flood,
+    # replayed in a worker process (replay.py, heavy.py); per address and in all
+    app.add_middleware(Replays, pool=heavy,
+                       per_address=PerAddress(cfg.review_per_min / 60,
+                                              max(1, int(cfg.review_per_min / 4))),
+                       total=TokenBucket(cfg.review_total_per_min / 60,
+                                         max(1.0, cfg.review_total_per_min / 30)),
+                       limit=cfg.max_record_bytes)
     hosts = host_policy(cfg.listen_host, cfg.allowed_hosts, cfg.share_url)
     if cfg.listen_host:  # darkcity serve: X-Forwarded-For read here, after the Host check
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
@@ -210,11 +254,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                       cfg.max_spectators_per_address)
     creates = PerAddress(cfg.create_per_min / 60, cfg.create_burst)
     joins = PerAddress(cfg.join_per_min / 60, cfg.join_burst)
-    reviews = PerAddress(cfg.review_per_min / 60, max(1, int(cfg.review_per_min / 4)))
-    # ... and from every address together (the per-address limit does nothing against
-    # many addresses)
-    reviews_all = TokenBucket(cfg.review_total_per_min / 60,
-                              max(1.0, cfg.review_total_per_min / 30))
     probes = Probes.per_minute(cfg.probe_per_min, cfg.probe_burst)
 
     @app.exception_handler(Refusal)
@@ -300,30 +339,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             heavy.warm()  # (its first step does not wait for the worker to start)
         page = STATIC.joinpath("replay.html").read_text(encoding="utf-8")
         return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
-
-    @app.post("/api/replay")
-    async def replay_step(request: Request) -> Response:
-        """A step of a game record (darkcity.review.step): the body, as it came, is parsed,
-        checked and replayed in a worker process (heavy.py), never on the rooms' loop;
-        refused at once past the address's rate (429), the server's (503) or the
-        workers' queue (503)."""
-        if (busy := slow_down(request, reviews)) is not None:
-            return busy
-        if (heavy is not None and heavy.full) or not reviews_all.take(time.monotonic()):
-            return _later(request, "busy", BUSY, 503, 2)
-        try:
-            body = await _body(request, cfg, cfg.max_record_bytes)
-        except Refusal as e:
-            return _refused(request, e)
-        lang = request_lang(request)
-        if heavy is None:
-            status, answer = await run_in_threadpool(job, "replay", body, lang)
-        else:
-            try:
-                status, answer = await heavy.run("replay", body, lang)
-            except Busy as e:
-                return _later(request, "busy", e.message, 503, e.retry_s)
-        return Response(answer, status_code=status, media_type="application/json")
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:

@@ -108,8 +108,8 @@ _READ_ONLY = (msg("it is read-only: the server's user may not write to the file,
                   "chmod), remount the file system read-write, or choose another file "
                   "with --db."))
 _IO = (msg("the disk reported an error (full, failing or gone)"),
-       msg("Check that disk (df -h, dmesg) and the file; the players are asked to try "
-           "again meanwhile."))
+       msg("Check that disk (df -h, dmesg) and the file, or move the database with --db; "
+           "the players are asked to try again meanwhile."))
 _LOCKED = (msg("another program holds it locked"),
            msg("Stop the other program that writes to it: one darkcity serve per SQLite "
                "file (several processes need --redis and PostgreSQL)."))
