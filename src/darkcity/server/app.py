@@ -130,7 +130,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     """The application; rooms are stored at ``config.database``."""
     cfg = config or ServerConfig.from_env()
     state: dict[str, Any] = {}
-    # --redis: rooms shared with other processes (cluster.py); else this one holds all
+    # --redis: rooms shared with other processes (cluster/); else this one holds all
     cluster = Cluster(cfg.redis_url, lease_s=cfg.lease_s) if cfg.redis_url else None
     # records replayed in worker processes, off the rooms' loop (heavy.py)
     heavy = HeavyPool(cfg.replay_workers, cfg.replay_queue, cfg.replay_timeout_s) \

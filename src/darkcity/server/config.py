@@ -31,7 +31,7 @@ class ServerConfig:
     """What one server process needs; every field has a ``DARKCITY_<NAME>`` variable."""
 
     db_url: str = ""  # "" -> default_db_url()
-    redis_url: str = ""  # "" -> one process, no Redis; else rooms shared (cluster.py)
+    redis_url: str = ""  # "" -> one process, no Redis; else rooms shared (cluster/)
     lease_s: float = 5.0  # a room's ownership lease in Redis (renewed every third of it)
     grace_s: float = 30.0  # a disconnected player is played by a bot after this
     bot_delay_s: float = 0.8  # how long a seated bot "thinks"

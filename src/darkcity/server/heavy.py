@@ -117,6 +117,19 @@ def job(kind: str, body: bytes, lang: str) -> tuple[int, bytes]:
                                         msg("Something went wrong.")))
 
 
+def yield_cpu() -> None:
+    """Make this process (a worker) give way to the server's loop: ``nice`` +10, and, where
+    the kernel groups processes by session to share the CPU (``autogroup``), a session
+    and group of its own at ``nice`` +10 too: in its server's group it would spend that
+    group's share, and the loop, woken by a player, would wait behind other groups."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    with contextlib.suppress(OSError):
+        os.setsid()
+        with open("/proc/self/autogroup", "w", encoding="ascii") as f:
+            f.write("10")
+
+
 def _rss_mb() -> float:
     try:
         with open("/proc/self/statm", encoding="ascii") as f:
@@ -138,8 +151,7 @@ def _read(stream: BinaryIO, n: int) -> bytes | None:
 def serve(max_rss_mb: float) -> None:
     """The worker: requests from stdin, answers to stdout, until stdin closes (the server
     ended) or its memory passed ``max_rss_mb`` (it ends; the server starts another)."""
-    with contextlib.suppress(OSError):
-        os.nice(10)
+    yield_cpu()
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # (a stray print goes to the log, never into an answer)
     from darkcity import review  # noqa: F401  (imported before the first request)
