@@ -41,7 +41,7 @@ from darkcity.server.common import (
 from darkcity.server.companion import companion_router
 from darkcity.server.config import ServerConfig
 from darkcity.server.headers import SecurityHeaders
-from darkcity.server.heavy import HeavyPool
+from darkcity.server.heavy import HeavyPool, rss_mb
 from darkcity.server.hosts import AllowedHosts, host_policy
 from darkcity.server.limits import (
     PerAddress,
@@ -118,14 +118,6 @@ def _trim() -> Any:
 _TRIM = _trim()
 
 
-def _rss_mb() -> float:
-    try:
-        with open("/proc/self/statm", encoding="ascii") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-    except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
-        return 0.0
-
-
 def create_app(config: ServerConfig | None = None) -> FastAPI:
     """The application; rooms are stored at ``config.database``."""
     cfg = config or ServerConfig.from_env()
@@ -181,13 +173,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             """After a flood the heap holds the pages its buffers came and went in (the
             issue's 83 -> 218 MB, kept): freed pages go back to the system, a few
             milliseconds once in a while, when the process has grown 32 MB or more."""
-            floor = _rss_mb()
+            floor = rss_mb()
             while _TRIM is not None:
                 await asyncio.sleep(10.0)
-                now = _rss_mb()
+                now = rss_mb()
                 if now - floor >= 32:
                     _TRIM(0)
-                    floor = _rss_mb()  # (what stays is the rooms' own: the next floor)
+                    floor = rss_mb()  # (what stays is the rooms' own: the next floor)
                 else:
                     floor = min(floor, now)
 

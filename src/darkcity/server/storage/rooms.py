@@ -143,7 +143,9 @@ def cannot_save(e: BaseException, where: str) -> DatabaseFault:
             found = _UNREACHABLE
     why, fix = found
     if found is _UNREACHABLE:
-        why = msg("it cannot be reached ({error})", error=str(inner).strip()[:200])
+        from darkcity.server.limits import safe_url
+
+        why = msg("it cannot be reached ({error})", error=safe_url(str(inner).strip()[:200]))
     return DatabaseFault(where, why, fix)
 
 
