@@ -78,6 +78,8 @@ def test_slow_headers_and_slow_bodies_are_cut_after_their_timeouts(server: Serve
     for t in threads:
         t.join()
     took = time.monotonic() - started
+    print(f"300 slow connections closed {took:.1f} s after they were all accepted "
+          f"(deadlines {HEAD_S:g} s and {BODY_S:g} s)")
     assert all(closed for closed, _ in results["head"]), "a slow head was kept"
     assert all(closed for closed, _ in results["body"]), "a slow body was kept"
     assert took < max(HEAD_S, BODY_S) + 4
