@@ -56,7 +56,6 @@ def serve(
         from darkcity.server import ServerConfig, create_app
         from darkcity.server.limits import safe_url
         from darkcity.server.share import lan_address, serve_share_url
-        from darkcity.server.slow import protocol
         from darkcity.server.storage import make_storage
     except ImportError as e:
         raise fail(t, msg("the web app needs its dependencies ({error}); reinstall darkcity",
@@ -88,6 +87,8 @@ def serve(
     if config.redis_url:
         sys.stderr.write(t.render(msg("darkcity: rooms shared with other processes over "
                                       "Redis ({n} here)", n=workers)) + "\n")
+    os.environ["DARKCITY_HEADER_TIMEOUT_S"] = f"{config.header_timeout_s:g}"
+    os.environ["DARKCITY_BODY_TIMEOUT_S"] = f"{config.body_timeout_s:g}"
     try:  # a database it cannot write: said now, in words, rather than a trace later
         storage = make_storage(config)
         try:
@@ -104,8 +105,9 @@ def serve(
         ws_ping_timeout=20,
         ws_per_message_deflate=False,  # small messages: compression costs more
         ws=os.environ.get("DARKCITY_WS_IMPL", "auto"),
-        # slow clients cut (headers, bodies), refusals read before a close (slow.py)
-        http=protocol(config.header_timeout_s, config.body_timeout_s),
+        # slow clients cut (headers, bodies), refusals read before a close (slow.py): by
+        # name, so that uvicorn's worker processes import it (its deadlines: the env)
+        http="darkcity.server.slow:HttpProtocol",
         # X-Forwarded-For read by the app, after its Host check (hosts.py)
         proxy_headers=False)
     if workers == 1:

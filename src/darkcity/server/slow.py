@@ -30,13 +30,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import weakref
 from typing import Any, Final
 
-__all__ = ["LINGER_BYTES", "protocol"]
+__all__ = ["BODY_S", "HEAD_S", "LINGER_BYTES", "HttpProtocol", "protocol"]
 
 #: What a lingering connection reads and drops at most before it closes anyway.
 LINGER_BYTES: Final = 4 * 2**20
+#: The deadlines by default (ServerConfig's header_timeout_s, body_timeout_s).
+HEAD_S: Final = 10.0
+BODY_S: Final = 30.0
 
 
 class _Transport:
@@ -71,12 +75,25 @@ def _base() -> type[asyncio.Protocol]:
     return AutoHTTPProtocol
 
 
-def protocol(head_s: float, body_s: float, linger_s: float = 2.0) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol with the head's and the body's deadlines (``<= 0``: none)
-    and the lingering close; for ``uvicorn.run(..., http=protocol(...))``."""
-    base: Any = _base()
+def _seconds(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    try:
+        return float(value) if value else default
+    except ValueError:
+        return default
+
+
+def _build(base: Any) -> type[asyncio.Protocol]:
+    """uvicorn's protocol ``base`` with the deadlines and the lingering close. Its
+    ``head_s`` / ``body_s`` are read from ``DARKCITY_HEADER_TIMEOUT_S`` and
+    ``DARKCITY_BODY_TIMEOUT_S`` at its first connection unless set (:func:`protocol`):
+    ``darkcity serve --workers N`` names the class (``HttpProtocol``) for uvicorn's
+    worker processes, which import it again."""
 
     class Deadlines(base):  # type: ignore[misc]
+        head_s: float | None = None
+        body_s: float | None = None
+        linger_s: float = 2.0
         _real: asyncio.Transport
         _timer: asyncio.TimerHandle | None
         _lingering: bool
@@ -85,6 +102,10 @@ def protocol(head_s: float, body_s: float, linger_s: float = 2.0) -> type[asynci
         _waiting: str  # "head", "body" or "" (nothing due)
 
         def connection_made(self, transport: Any) -> None:
+            cls = type(self)
+            if cls.head_s is None or cls.body_s is None:
+                cls.head_s = _seconds("DARKCITY_HEADER_TIMEOUT_S", HEAD_S)
+                cls.body_s = _seconds("DARKCITY_BODY_TIMEOUT_S", BODY_S)
             self._real = transport
             self._timer = None
             self._lingering = False
@@ -96,7 +117,7 @@ def protocol(head_s: float, body_s: float, linger_s: float = 2.0) -> type[asynci
 
         def _wait(self, what: str) -> None:
             self._stop()
-            due = head_s if what == "head" else body_s
+            due = (self.head_s if what == "head" else self.body_s) or 0.0
             if due > 0:
                 self._waiting = what
                 late = self._head_late if what == "head" else self._body_late
@@ -176,17 +197,28 @@ def protocol(head_s: float, body_s: float, linger_s: float = 2.0) -> type[asynci
             self._stop()
             still_sending = (real.get_protocol() is self and cycle is not None
                              and cycle.more_body and not cycle.disconnected)
-            if not still_sending or linger_s <= 0 or not real.can_write_eof():
+            if not still_sending or self.linger_s <= 0 or not real.can_write_eof():
                 real.close()
                 return
             self._lingering = True
             with contextlib.suppress(Exception):
                 real.write_eof()  # after the answer already written
                 real.resume_reading()  # (uvicorn may have paused it: drain)
-            self._timer = self.loop.call_later(linger_s, real.close)
+            self._timer = self.loop.call_later(self.linger_s, real.close)
 
-    Deadlines.__name__ = Deadlines.__qualname__ = f"Deadlines{base.__name__}"
     return Deadlines
+
+
+#: uvicorn's own protocol (httptools', else h11's) with the deadlines, under a name
+#: uvicorn can import (``http="darkcity.server.slow:HttpProtocol"``).
+HttpProtocol = _build(_base())
+HttpProtocol.__name__ = HttpProtocol.__qualname__ = "HttpProtocol"
+
+
+def protocol(head_s: float, body_s: float, linger_s: float = 2.0) -> type[asyncio.Protocol]:
+    """:data:`HttpProtocol` with these deadlines (``<= 0``: none) and this linger."""
+    return type("HttpProtocol", (HttpProtocol,), {"head_s": head_s, "body_s": body_s,
+                                                  "linger_s": linger_s})
 
 
 def _timeout_answer(scope: dict[str, Any]) -> bytes:
