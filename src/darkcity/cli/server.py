@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from darkcity.cli.base import LangOption, fail, reader
-from darkcity.i18n import _, msg
+from darkcity.i18n import Message, _, msg
 
 __all__ = ["commands", "serve"]
 
@@ -33,6 +33,18 @@ def serve(
     workers: Annotated[int, typer.Option(
         "--workers", min=1, help=_("Server processes on this machine, on one port (more "
                                    "than one needs --redis)."))] = 1,
+    allowed_hosts: Annotated[str | None, typer.Option(
+        "--allowed-hosts", help=_("Other names this server answers to, separated by commas "
+                                  "(play.example.org, *.example.org; * for any): behind a "
+                                  "proxy on this machine, its domain."))] = None,
+    header_timeout: Annotated[float | None, typer.Option(
+        "--header-timeout", min=0, help=_("Seconds a client has to send a request's "
+                                          "headers before it is cut (0: no limit; default "
+                                          "10)."))] = None,
+    body_timeout: Annotated[float | None, typer.Option(
+        "--body-timeout", min=0, help=_("Seconds a client has to send a request's body "
+                                        "after its headers (0: no limit; default 30)."))
+    ] = None,
     lang: LangOption = None,
 ) -> None:
     """Run the web app: rooms in the browser, the app is the Mayor."""
@@ -40,9 +52,11 @@ def serve(
     try:
         import uvicorn
 
+        from darkcity.room.ports import CannotSave
         from darkcity.server import ServerConfig, create_app
         from darkcity.server.limits import safe_url
         from darkcity.server.share import lan_address, serve_share_url
+        from darkcity.server.storage import make_storage
     except ImportError as e:
         raise fail(t, msg("the web app needs its dependencies ({error}); reinstall darkcity",
                           error=str(e))) from None
@@ -51,7 +65,10 @@ def serve(
              or serve_share_url(host, port, lan_address()))
     try:
         config = ServerConfig.from_env(db_url=db, keep_days=keep_days, redis_url=redis,
-                                       share_url=share or None)
+                                       share_url=share or None, listen_host=host,
+                                       allowed_hosts=allowed_hosts,
+                                       header_timeout_s=header_timeout,
+                                       body_timeout_s=body_timeout)
     except ValueError as e:
         raise fail(t, msg("bad setting: {error}", error=str(e))) from None
     if workers > 1 and not config.redis_url:
@@ -70,16 +87,36 @@ def serve(
     if config.redis_url:
         sys.stderr.write(t.render(msg("darkcity: rooms shared with other processes over "
                                       "Redis ({n} here)", n=workers)) + "\n")
+    os.environ["DARKCITY_HEADER_TIMEOUT_S"] = f"{config.header_timeout_s:g}"
+    os.environ["DARKCITY_BODY_TIMEOUT_S"] = f"{config.body_timeout_s:g}"
+    try:  # a database it cannot write: said now, in words, rather than a trace later
+        storage = make_storage(config)
+        try:
+            storage.check_writable()
+        finally:
+            storage.close()
+    except CannotSave as e:
+        said = getattr(e, "message", None)  # (the storage's DatabaseFault: file, why, fix)
+        raise fail(t, said if isinstance(said, Message) else msg(
+            "darkcity cannot write to its database {where}: {why}", where=safe_url(
+                config.database), why=str(e))) from None
     options: dict[str, Any] = dict(
         host=host, port=port, log_level="warning", ws_max_size=16384, ws_ping_interval=20,
         ws_ping_timeout=20,
         ws_per_message_deflate=False,  # small messages: compression costs more
-        ws=os.environ.get("DARKCITY_WS_IMPL", "auto"))
+        ws=os.environ.get("DARKCITY_WS_IMPL", "auto"),
+        # slow clients cut (headers, bodies), refusals read before a close (slow.py): by
+        # name, so that uvicorn's worker processes import it (its deadlines: the env)
+        http="darkcity.server.slow:HttpProtocol",
+        # X-Forwarded-For read by the app, after its Host check (hosts.py)
+        proxy_headers=False)
     if workers == 1:
         uvicorn.run(create_app(config), **options)
         return
     # Each worker builds its app from the environment (uvicorn starts them by name).
     os.environ.update({"DARKCITY_DB": config.database, "DARKCITY_REDIS": config.redis_url,
                        "DARKCITY_KEEP_DAYS": f"{config.keep_days:g}",
-                       "DARKCITY_SHARE_URL": config.share_url})
+                       "DARKCITY_SHARE_URL": config.share_url,
+                       "DARKCITY_LISTEN_HOST": config.listen_host,
+                       "DARKCITY_ALLOWED_HOSTS": config.allowed_hosts})
     uvicorn.run("darkcity.server:create_app", factory=True, workers=workers, **options)

@@ -49,7 +49,7 @@ class Broadcaster(Lobby):
             welcome["state"] = state
         conn.send(welcome)
         if told:  # told once, a restart included
-            self._save_lobby()
+            self._note_lobby()
         self.broadcast_lobby(held=conn, presence=True)  # the others soon
 
     def disconnect(self, conn: Reader) -> None:

@@ -12,7 +12,7 @@ from darkcity.decisions import IllegalDecision, decision_from_dict
 from darkcity.i18n import Message, msg
 from darkcity.room.bots import bot_decision, level_word, new_bot
 from darkcity.room.driver import Driver
-from darkcity.room.ports import Request
+from darkcity.room.ports import CannotSave, Request
 from darkcity.settings import bot_rng
 
 __all__ = ["RoomClock"]
@@ -72,12 +72,22 @@ class RoomClock(Driver):
             return
         if not self._due(now):  # most ticks of most rooms: nothing can act yet
             return
+        try:
+            self._act(now)
+        except CannotSave:  # a bot's decision not stored (a full disk; the storage said
+            self.stalled_until = now + 1.0  # it): nobody is shown it; again in a second
+
+    def _act(self, now: float) -> None:
+        """Bots, players away past the grace, the deadline: what is due now."""
+        game = self.game
+        assert game is not None
         for _round in range(64):  # bounded: a game of bots moves a few steps per tick
             if game.over or self.reveal_at is not None:
                 return
             acted = False
             seats = {p: i for i, p in enumerate(self.players)}
             seated = self.seated()
+            point = game.decision_point().id
             for p in game.pending:
                 if p in self.thinking:  # a worker is deciding for them
                     continue
@@ -89,7 +99,7 @@ class RoomClock(Driver):
                         break
                     continue
                 m = seated.get(seat)
-                if m is not None and m.id in self.away and \
+                if m is not None and m.id in self.away and self.owed.get(p) != point and \
                         now - self.away[m.id] >= self.config.grace_s:
                     acted = self._bot(p, self.config.timeout_level, "away", msg(
                         "{player} is away; a bot decided for them.", player=p))
@@ -99,7 +109,10 @@ class RoomClock(Driver):
                 continue
             late = tuple(p for p in game.pending if p not in self.thinking)
             if self.deadline is not None and now >= self.deadline and \
-                    self.deadline_dp == game.decision_point().id and late:
+                    self.deadline_dp == point and late:
+                if any(self.owed.get(p) == point for p in late):
+                    self._time_owed(now, point)
+                    return
                 self.notice(msg("Time is up for {players}; a bot of level {level} decided.",
                                 players=", ".join(late),
                                 level=level_word(self.config.timeout_level)))
@@ -110,6 +123,22 @@ class RoomClock(Driver):
                 if acted:
                     continue
             return
+
+    def _time_owed(self, now: float, point: int) -> None:
+        """The deadline came while a person's decision at this point was refused because
+        the store could not write it (a full disk): no bot takes their turn. Once the
+        store writes again (this deadline, stored, is the test) the point gets a whole
+        decision time more, for everybody still to decide; until then the room waits,
+        trying again each second."""
+        deadline = now + self.config.decide_s
+        try:
+            self.storage.save_room(self.code, deadline=(deadline, point))
+        except CannotSave:
+            self.stalled_until = now + 1.0
+            return
+        self.owed.clear()
+        self.deadline = deadline
+        self.broadcast_state()  # (every state carries the new deadline)
 
     def _due(self, now: float) -> bool:
         """Whether the clock's loop may act now: a bot due, someone away past the grace,
@@ -170,6 +199,8 @@ class RoomClock(Driver):
                 self.notice(notice)
             try:
                 self._commit(d, source)
+            except CannotSave:  # not stored (the storage told the operator): again soon
+                self.stalled_until = self.clock() + 1.0
             except Exception:  # like a failed tick: this room only, logged, paused 1 s
                 now = self.clock()
                 self.stalled_until = now + 1.0

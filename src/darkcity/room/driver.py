@@ -5,6 +5,7 @@ deadline, who is told what.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
@@ -20,7 +21,7 @@ from darkcity.i18n import Message, msg
 from darkcity.record import write_record
 from darkcity.room.broadcast import Broadcaster
 from darkcity.room.common import Refusal
-from darkcity.room.ports import Superseded
+from darkcity.room.ports import CannotSave, Superseded
 from darkcity.room.state import BEATS
 
 __all__ = ["Driver"]
@@ -36,6 +37,9 @@ _REFUSALS: Final[dict[str, Message]] = {
     "malformed": msg("That decision is not well formed."),
     "illegal": _ILLEGAL,
 }
+#: The store could not write the decision (a full disk, a read-only database).
+NOT_SAVED: Final = msg("The server cannot save right now, so your decision was not taken: "
+                       "try again in a moment.")
 
 
 class Driver(Broadcaster):
@@ -71,7 +75,10 @@ class Driver(Broadcaster):
         except (ValueError, KeyError, TypeError):
             raise Refusal("malformed", msg("That decision is not well formed.")) from None
         if change:
-            self._change(player, d, ack)
+            try:
+                self._change(player, d, ack)
+            except CannotSave:  # (the first decision stands)
+                raise Refusal("cannot-save", NOT_SAVED) from None
             return
         try:
             game.verify(d)
@@ -81,6 +88,9 @@ class Driver(Broadcaster):
             self._commit(d, "player", ack)
         except Superseded:  # the room ran elsewhere meanwhile: it is read again
             raise Refusal("stale", _REFUSALS["stale"]) from None
+        except CannotSave:  # nothing stored: no bot takes this turn for them (clock.py)
+            self.owed[player] = at
+            raise Refusal("cannot-save", NOT_SAVED) from None
 
     def _change(self, player: str, d: Any, ack: Callable[[int], None] | None) -> None:
         """A sealed decision made again: the game without the first one, then this one."""
@@ -99,28 +109,37 @@ class Driver(Broadcaster):
         history = list(self.history)
         self.game = rebuilt
         del self.history[first]
+        # changed again at this point: the earlier change's row goes, in the same
+        # transaction (a decision changed 14 times a second kept a row for each)
+        earlier = self.changed.get(player)
+        replaces = earlier[1] if earlier is not None and earlier[0] == dp.id else None
         try:
-            self._commit(d, "change", ack)
+            self._commit(d, "change", ack, replaces=replaces)
         except Exception as e:  # not stored: the first decision stands
             self.game, self.history = game, history
             if isinstance(e, Superseded):  # the room ran elsewhere meanwhile
                 raise Refusal("stale", _REFUSALS["stale"]) from None
             raise
+        self.changed[player] = (dp.id, self.seq - 1)
 
-    def _commit(self, d: Any, source: str, ack: Callable[[int], None] | None = None) -> None:
+    def _commit(self, d: Any, source: str, ack: Callable[[int], None] | None = None,
+                replaces: int | None = None) -> None:
         game = self.game
         assert game is not None
         doc = decision_to_dict(d)
         decided, night = len(game.log), game.night  # (0: before the first night)
         game.apply(d)  # in memory only, until stored: nobody is shown anything before
+        row = self._point_row(self.clock())
+        if replaces is not None:  # (asked only when there is one: older stores lack it)
+            row["replaces"] = replaces
         try:  # the decision and the room's next deadline (or its end): one transaction
-            self.storage.append_decision(self.code, self.seq, doc, source,
-                                         **self._point_row(self.clock()))
+            self.storage.append_decision(self.code, self.seq, doc, source, **row)
         except Exception:
             self.game = restore(game.settings, game.seed, game.log[:decided])
             raise
         self.history.append(doc)
         self.seq += 1
+        self.owed.pop(d.player, None)
         if source == "away":
             self.note_away(d.player, night, self.seq - 1)
         elif source == "timeout":
@@ -158,7 +177,7 @@ class Driver(Broadcaster):
             c.send({"type": "played", "night": night, "server_time": self.clock()})
         # told: a restart does not tell it again in their welcome
         self.away_told[m.id] = self.seq
-        self._save_lobby()
+        self._note_lobby()
 
     def _point_deadline(self, now: float) -> float | None:
         """The deadline of the decision point the game has just reached (``None``: the
@@ -216,17 +235,18 @@ class Driver(Broadcaster):
                      "server_time": now}
             for c in self.conns:
                 c.send(self._carry_lobby(c, count))
+        self.owed.clear()  # (a point of the past: nobody is owed a turn there)
         if game.over:
             self.status = "over"
             self._lobby_body = None  # (the lobby says so)
             self.deadline = None
             if not stored:
-                self.storage.save_room(self.code, status="over", deadline=(None, None))
+                self._save_point(status="over", deadline=(None, None))
         else:
             self.deadline = deadline
             self.deadline_dp = dp.id
             if not stored:
-                self.storage.save_room(self.code, deadline=(self.deadline, dp.id))
+                self._save_point(deadline=(self.deadline, dp.id))
         self._schedule_bots(start)
         if self.reveal_at is None:
             if quiet and self._decider is not None:
@@ -239,6 +259,13 @@ class Driver(Broadcaster):
                 self.prepare_reveal()
             else:
                 timers.call_later(0.0, self.prepare_reveal)
+
+    def _save_point(self, **row: Any) -> None:
+        """The room's row after a change that stored no decision (the start): the game
+        itself is stored already; a row the database refuses is read back right after a
+        restart anyway (``restore`` moves a deadline on), so the room goes on."""
+        with contextlib.suppress(CannotSave):  # (the storage told the operator)
+            self.storage.save_room(self.code, **row)
 
     def _fresh_night(self) -> bool:
         game = self.game

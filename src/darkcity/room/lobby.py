@@ -9,9 +9,12 @@ Room`.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import secrets
 import unicodedata
+from collections.abc import Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
 from darkcity.deck import DeckError
@@ -20,7 +23,7 @@ from darkcity.i18n import Message, msg
 from darkcity.room.bots import LEVELS, seat_style
 from darkcity.room.common import Refusal, token_hash
 from darkcity.room.names import BadName, clean_name, name_key
-from darkcity.room.ports import Reader
+from darkcity.room.ports import CannotSave, Reader
 from darkcity.room.state import Member, RoomState, deck_reason
 from darkcity.settings import Settings
 
@@ -80,6 +83,30 @@ class Lobby(RoomState):
     def _save_lobby(self) -> None:
         self.storage.save_room(self.code, lobby=self.lobby_json())
 
+    def _note_lobby(self) -> None:
+        """The lobby stored where losing it costs only a repeat (who was told what a bot
+        played for them): a store that refuses it is let be."""
+        with contextlib.suppress(CannotSave):
+            self._save_lobby()
+
+    @contextlib.contextmanager
+    def _stored_or_undone(self) -> Iterator[None]:
+        """A change of the lobby and its storing: if the store refuses it
+        (:class:`~darkcity.room.ports.CannotSave`), the room is as it was, so that
+        nothing in memory differs from what is stored (a member nobody got the token
+        of, a game started that a restart would not know)."""
+        before = ({i: replace(m) for i, m in self.members.items()}, self.next_member,
+                  self.host, dict(self.bots), list(self.chat), dict(self.said), self.status,
+                  self.seed, self.players, self.game, self.next_code, dict(self.away),
+                  self._lobby_body)
+        try:
+            yield
+        except CannotSave:
+            (self.members, self.next_member, self.host, self.bots, self.chat, self.said,
+             self.status, self.seed, self.players, self.game, self.next_code, self.away,
+             self._lobby_body) = before
+            raise
+
     def seat_of(self, member_id: int | None) -> int | None:
         m = self.members.get(member_id) if member_id is not None else None
         return m.seat if m else None
@@ -107,14 +134,15 @@ class Lobby(RoomState):
             raise Refusal("room-full", msg("This room is full."))
         token = secrets.token_urlsafe(24)
         m = Member(self.next_member, name, token_hash(token))
-        self.next_member += 1
-        self.members[m.id] = m
-        if self.host is None:
-            self.host = m.id
-        free = self.free_seats()
-        if free:
-            m.seat = free[0]
-        self._save_lobby()
+        with self._stored_or_undone():
+            self.next_member += 1
+            self.members[m.id] = m
+            if self.host is None:
+                self.host = m.id
+            free = self.free_seats()
+            if free:
+                m.seat = free[0]
+            self._save_lobby()
         self.broadcast_lobby()
         return m, token
 
@@ -165,8 +193,9 @@ class Lobby(RoomState):
             raise Refusal("not-member", msg("Join the room first."))
         if seat >= self.config.players or seat not in self.free_seats():
             raise Refusal("seat-taken", msg("That seat is not free."))
-        m.seat = seat
-        self._save_lobby()
+        with self._stored_or_undone():
+            m.seat = seat
+            self._save_lobby()
         self.broadcast_lobby()
 
     def stand(self, member: int | None) -> None:
@@ -174,8 +203,9 @@ class Lobby(RoomState):
         m = self.members.get(member) if member is not None else None
         if m is None:
             raise Refusal("not-member", msg("Join the room first."))
-        m.seat = None
-        self._save_lobby()
+        with self._stored_or_undone():
+            m.seat = None
+            self._save_lobby()
         self.broadcast_lobby()
 
     def add_bot(self, member: int | None, seat: int, level: str) -> None:
@@ -185,8 +215,9 @@ class Lobby(RoomState):
             raise Refusal("bad-level", msg("Unknown bot level {level!r}.", level=level))
         if seat >= self.config.players or seat not in self.free_seats():
             raise Refusal("seat-taken", msg("That seat is not free."))
-        self.bots[seat] = level
-        self._save_lobby()
+        with self._stored_or_undone():
+            self.bots[seat] = level
+            self._save_lobby()
         self.broadcast_lobby()
 
     def remove(self, member: int | None, seat: int) -> None:
@@ -195,16 +226,23 @@ class Lobby(RoomState):
         takes the seat over."""
         self._require_host(member)
         self._require_not_over()
-        if seat in self.bots and self.status == "lobby":
-            del self.bots[seat]
-        else:
+        target = None
+        if not (seat in self.bots and self.status == "lobby"):
             target = self.seated().get(seat)
             if target is None:
                 raise Refusal("empty-seat", msg("Nobody sits there."))
             if target.id == self.host:
                 raise Refusal("not-yourself", msg("Hand the host role over first."))
-            del self.members[target.id]
-            self.away.pop(target.id, None)
+        with self._stored_or_undone():  # stored before anybody is told
+            if target is None:
+                del self.bots[seat]
+            else:
+                del self.members[target.id]
+                self.away.pop(target.id, None)
+                if self.status != "lobby":
+                    self.bots[seat] = self.config.timeout_level
+            self._save_lobby()
+        if target is not None:
             # in a game, said as what happened: the seat goes on, played by a bot
             said = (msg("The host removed you from the table.") if self.status == "lobby" else
                     msg("The host gave your seat to a bot for the rest of the game: your "
@@ -214,11 +252,9 @@ class Lobby(RoomState):
                     c.error("removed", said)
                     c.member = None
             if self.status != "lobby":
-                self.bots[seat] = self.config.timeout_level
                 self.notice(msg("{player} left the table; a bot plays for them.",
                                 player=self.players[seat]))
                 self._schedule_bots()
-        self._save_lobby()
         self.broadcast_lobby()
 
     def say(self, member: int | None, text: str) -> None:
@@ -233,10 +269,11 @@ class Lobby(RoomState):
         recent = [x for x in self.said.get(m.id, []) if now - x < per]
         if len(recent) >= lines:
             raise Refusal("chat-rate", msg("Too many chat lines: wait a few seconds."))
-        self.said[m.id] = [*recent, now]
         line = {"name": m.name, "text": text, "at": now}
-        self.chat = [*self.chat[-(CHAT_KEEP - 1):], line]
-        self._save_lobby()
+        with self._stored_or_undone():
+            self.said[m.id] = [*recent, now]
+            self.chat = [*self.chat[-(CHAT_KEEP - 1):], line]
+            self._save_lobby()
         for c in self.conns:
             c.send({"type": "chat", "line": line})
 
@@ -246,8 +283,9 @@ class Lobby(RoomState):
         target = self.seated().get(seat)
         if target is None:
             raise Refusal("empty-seat", msg("Nobody sits there."))
-        self.host = target.id
-        self._save_lobby()
+        with self._stored_or_undone():
+            self.host = target.id
+            self._save_lobby()
         self.broadcast_lobby()
 
     def start(self, member: int | None) -> None:
@@ -265,12 +303,13 @@ class Lobby(RoomState):
         except DeckError as e:
             raise Refusal("bad-deck", msg("The deck cannot be played: {reason}",
                                           reason=deck_reason(e))) from None
-        self.seed = secrets.token_hex(16)
-        self.players = players
-        self.game = Game(game.settings, self.seed)
-        self.status = "playing"
-        self.storage.save_room(self.code, status="playing", lobby=self.lobby_json(),
-                               seed=self.seed)
+        with self._stored_or_undone():
+            self.seed = secrets.token_hex(16)
+            self.players = players
+            self.game = Game(game.settings, self.seed)
+            self.status = "playing"
+            self.storage.save_room(self.code, status="playing", lobby=self.lobby_json(),
+                                   seed=self.seed)
         self._advance()
         self.broadcast_lobby()  # it rides on the first states (due before it)
 

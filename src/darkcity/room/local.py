@@ -81,7 +81,9 @@ class MemoryStore:
 
     def append_decision(self, code: str, seq: int, doc: dict[str, Any], source: str,
                         deadline: tuple[float | None, int | None] | None = None,
-                        status: str | None = None) -> None:
+                        status: str | None = None, replaces: int | None = None) -> None:
+        """(``replaces`` is kept: a phone's games are short, and a replay reads the last
+        change either way.)"""
         stored = self.decisions.setdefault(code, [])
         if seq != len(stored):  # a place taken (or a gap): nothing is stored
             raise Superseded(f"room {code}: decision {seq} after {len(stored)} stored")

@@ -42,6 +42,11 @@ _BLANK: Final = frozenset(
     "\U0001d159\U0001d173\U0001d174\U0001d175\U0001d176\U0001d177\U0001d178\U0001d179"
     "\U0001d17a\u200b\u200c\u200d\u2060\ufeff\u00ad")
 _VARIATION: Final = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+#: The accents of the Latin, Greek and Cyrillic scripts once a name is decomposed (NFD):
+#: the blocks of combining diacritical marks. A key drops them ("Aná" is "Ana"); the
+#: marks of other scripts (Devanagari's vowel signs, Arabic's harakat) stay.
+_ACCENTS: Final = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff"
+                             "\ufe20-\ufe2f]")
 _SPACES: Final = re.compile(r"\s+")
 
 
@@ -128,16 +133,20 @@ def _skeleton(text: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """The key two names of one room are compared by: equal keys look alike.
+    """The key two names of one room are compared by: equal keys look (or sound) alike.
 
     NFKC, variation selectors and invisible characters dropped, spaces collapsed,
+    accents dropped (decomposed, NFD, then the combining diacritical marks removed),
     then every character replaced by its look-alike group's representative and the
-    case folded (``Ana``, ``Аna`` in Cyrillic, ``Ａｎａ`` and ``ANA`` share a key;
-    so do ``Il`` and ``ll``).
+    case folded (``Ana``, ``Аna`` in Cyrillic, ``Ａｎａ``, ``ANA``, ``Aná`` and ``Ana``
+    followed by a combining acute share a key; so do ``Il`` and ``ll``, and ``José``
+    and ``Jose``: at a table two names that differ only by an accent are one name read
+    aloud, and a bystander cannot tell them apart in the story).
     """
     text = _VARIATION.sub("", unicodedata.normalize("NFKC", name))
     text = "".join(ch for ch in text if ch not in _BLANK)
     text = _SPACES.sub(" ", text).strip()
+    text = _ACCENTS.sub("", unicodedata.normalize("NFD", text))
     return _skeleton(_skeleton(text).casefold())
 
 

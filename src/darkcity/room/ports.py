@@ -28,8 +28,8 @@ from typing import Any, Protocol
 from darkcity.i18n import Message, Translator
 from darkcity.views import View
 
-__all__ = ["NO_TIMERS", "Reader", "Request", "RoomStore", "RoomWindows", "Scheduler",
-           "Superseded", "Thinker", "Timer", "Timers", "Windows"]
+__all__ = ["NO_TIMERS", "CannotSave", "Reader", "Request", "RoomStore", "RoomWindows",
+           "Scheduler", "Superseded", "Thinker", "Timer", "Timers", "Windows"]
 
 
 class Windows(Protocol):
@@ -69,6 +69,12 @@ class Superseded(Exception):
     again from the database, and the decision may be made again there."""
 
 
+class CannotSave(Exception):
+    """The store cannot write now (its disk is full, its database is read-only or out of
+    reach): nothing was stored. The room refuses what needed it, in words, and changes
+    nothing in memory; the operator's log says which file, why and what to do."""
+
+
 class RoomStore(Protocol):
     """Where a room keeps what it must not lose (a decision is stored before it is
     acknowledged, in one transaction with the room's next deadline or its end)."""
@@ -79,8 +85,11 @@ class RoomStore(Protocol):
 
     def append_decision(self, code: str, seq: int, doc: dict[str, Any], source: str,
                         deadline: tuple[float | None, int | None] | None = None,
-                        status: str | None = None) -> None:
-        """Store one decision (raises :class:`Superseded` when ``seq`` is taken)."""
+                        status: str | None = None, replaces: int | None = None) -> None:
+        """Store one decision (raises :class:`Superseded` when ``seq`` is taken,
+        :class:`CannotSave` when nothing can be written). ``replaces``: the ``seq`` of a
+        decision this one makes void (a changed decision's earlier change), deleted in
+        the same transaction; a store may keep it (a replay ignores it either way)."""
 
 
 class Reader(Protocol):

@@ -41,15 +41,18 @@ def restore(room: Room, lobby: Mapping[str, Any], *, status: str, seed: str | No
     deck = room.config.make_deck()
     game = Game(Settings(players=room.players, deck=deck), seed)
     stored_as: list[tuple[int, str]] = []  # each decision's seq and source
+    changes: dict[str, tuple[int, int]] = {}  # player -> (point, seq) of a change
     for seq, doc, source in decisions():
         if source == "change":  # replaces its player's last decision
             player = doc.get("player")
             last = max(i for i, x in enumerate(room.history) if x.get("player") == player)
             del room.history[last]
             del stored_as[last]
+            if isinstance(player, str) and isinstance(doc.get("at"), int):
+                changes[player] = (doc["at"], seq)
         room.history.append(doc)
         stored_as.append((seq, source))
-        room.seq += 1
+        room.seq = seq + 1  # (the next place: a replaced change leaves a gap)
     for doc, (seq, source) in zip(room.history, stored_as, strict=True):
         night = game.night
         game.do(decision_from_dict(doc))
@@ -60,6 +63,7 @@ def restore(room: Room, lobby: Mapping[str, Any], *, status: str, seed: str | No
             room.note_away(str(doc.get("player")), night, seq)
     room.game = game
     dp = game.decision_point()
+    room.changed = {p: c for p, c in changes.items() if c[0] == dp.id}  # (still open)
     room.shown_dp = dp.id
     room._last_phase = dp.phase
     room._last_night = game.night
@@ -72,7 +76,7 @@ def restore(room: Room, lobby: Mapping[str, Any], *, status: str, seed: str | No
     elif not game.over:
         room.deadline, room.deadline_dp = max(now + room.config.decide_s, grace), dp.id
     if room.deadline is not None and room.deadline != deadline:
-        room.storage.save_room(room.code, deadline=(room.deadline, dp.id))
+        room._save_point(deadline=(room.deadline, dp.id))
     for mid in room.members:  # nobody is connected after a restart
         room.away[mid] = now
     room._schedule_bots()

@@ -122,6 +122,12 @@ class RoomState:
     # in a welcome or live, by ``played``) on
     played_away: dict[int, list[int]] = field(default_factory=dict)
     away_told: dict[int, int] = field(default_factory=dict)
+    # player -> (decision point, seq) of their last change stored at that point: a new
+    # change there replaces it (two rows per decision at most, however often it changes)
+    changed: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # player -> the decision point where their decision could not be stored (a full
+    # disk): no bot takes that turn until the store writes again (clock.py)
+    owed: dict[str, int] = field(default_factory=dict)
 
     # -- the clock (clock.py) -----------------------------------------------------------
     deadline: float | None = None

@@ -8,6 +8,7 @@ import contextlib
 import gc
 import logging
 import math
+import os
 import time
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -17,34 +18,43 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
-from darkcity import review
 from darkcity.deck import BOX, PRESETS, card_key
-from darkcity.i18n import msg, negotiate, translator
-from darkcity.record import RecordError
+from darkcity.i18n import Message, msg, negotiate, translator
 from darkcity.room import Room, names
 from darkcity.room.bots import LEVELS
+from darkcity.room.ports import CannotSave
 from darkcity.room.text import catalog
 from darkcity.server import protocol as p
 from darkcity.server.bodies import BodyGuard
 from darkcity.server.cluster import Cluster, Routes
 from darkcity.server.common import (
+    CANNOT_SAVE,
     NO_ROOM,
     Refusal,
     client_address,
+    refusal_body,
     request_lang,
     validation_message,
 )
 from darkcity.server.companion import companion_router
 from darkcity.server.config import ServerConfig
 from darkcity.server.headers import SecurityHeaders
-from darkcity.server.limits import PerAddress, Sockets, mask_credentials_in_logs
+from darkcity.server.heavy import HeavyPool, rss_mb
+from darkcity.server.hosts import AllowedHosts, host_policy
+from darkcity.server.limits import (
+    PerAddress,
+    Probes,
+    Sockets,
+    TokenBucket,
+    mask_credentials_in_logs,
+)
 from darkcity.server.manager import PACES, RoomManager
 from darkcity.server.pocket_app import PocketApp, pocket_app_router
 from darkcity.server.preview import with_preview
 from darkcity.server.qr import qr_router
+from darkcity.server.replay import Replays
 from darkcity.server.share import share_base
 from darkcity.server.storage import make_storage
 from darkcity.server.thinking import BotPool
@@ -63,8 +73,17 @@ _STATUS: dict[str, int] = {"too-big": 413, "not-json": 415, "rate-limited": 429,
 def _refused(request: Request, e: Refusal, status: int = 400) -> JSONResponse:
     t = translator(request_lang(request))
     status = _STATUS.get(e.code, status) if status == 400 else status
-    return JSONResponse({"code": e.code, "message": t.render(e.message), **e.message.to_json()},
-                        status_code=status)
+    return JSONResponse(refusal_body(t, e.code, e.message), status_code=status)
+
+
+def _later(request: Request, code: str, message: Message, status: int,
+           retry_s: float) -> JSONResponse:
+    """A refusal that asks to try again later (429, 503), with ``Retry-After``; the
+    connection closes, so a body the request still sends is not read (slow.py lingers)."""
+    r = _refused(request, Refusal(code, message), status)
+    r.headers["Retry-After"] = str(max(1, math.ceil(retry_s)))
+    r.headers["Connection"] = "close"
+    return r
 
 
 def _invalid(request: Request, e: ValidationError) -> JSONResponse:
@@ -87,6 +106,19 @@ def _invalid(request: Request, e: ValidationError) -> JSONResponse:
 GC_THRESHOLDS = (500, 2, 20000)
 
 
+def _trim() -> Any:
+    """glibc's ``malloc_trim`` (``None`` elsewhere)."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # pragma: no cover - not glibc
+        return None
+
+
+_TRIM = _trim()
+
+
 def create_app(config: ServerConfig | None = None) -> FastAPI:
     """The application; rooms are stored at ``config.database``."""
     cfg = config or ServerConfig.from_env()
@@ -94,6 +126,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     # --redis: rooms shared with other processes (cluster/); else this one holds all
     cluster = Cluster(cfg.redis_url, lease_s=cfg.lease_s) if cfg.redis_url else None
     pocket = PocketApp(cfg.app_dir)  # the pocket app at /app/, built at first need
+    # records replayed in worker processes, off the rooms' loop (heavy.py)
+    heavy = HeavyPool(cfg.replay_workers, cfg.replay_queue, cfg.replay_timeout_s) \
+        if cfg.replay_workers > 0 else None
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -119,12 +154,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 await asyncio.sleep(cfg.tick_s)
 
         async def checkpoints() -> None:
+            said = -math.inf
             while True:
                 await asyncio.sleep(2.0)
                 try:
                     await asyncio.to_thread(storage.checkpoint)
-                except Exception:
-                    log.exception("checkpoint failed")
+                except Exception as e:  # (a full disk: the writes' own refusals say it)
+                    if time.monotonic() - said >= 60:
+                        said = time.monotonic()
+                        log.warning("checkpoint of %s failed: %s", storage.where,
+                                    getattr(e, "orig", None) or e)
 
         names.warm()  # (the look-alike table, not at the first player's name)
         # Long-lived start-up objects leave the collector's sight; fewer, larger
@@ -132,6 +171,20 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         gc.collect()
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
+        async def give_back() -> None:
+            """After a flood the heap holds the pages its buffers came and went in (the
+            issue's 83 -> 218 MB, kept): freed pages go back to the system, a few
+            milliseconds once in a while, when the process has grown 32 MB or more."""
+            floor = rss_mb()
+            while _TRIM is not None:
+                await asyncio.sleep(10.0)
+                now = rss_mb()
+                if now - floor >= 32:
+                    _TRIM(0)
+                    floor = rss_mb()  # (what stays is the rooms' own: the next floor)
+                else:
+                    floor = min(floor, now)
+
         async def retention() -> None:  # darkcity serve --keep-days
             while cfg.keep_days > 0:
                 try:
@@ -146,7 +199,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 await asyncio.sleep(3600)
 
         tasks = [asyncio.create_task(clock()), asyncio.create_task(checkpoints()),
-                 asyncio.create_task(retention())]
+                 asyncio.create_task(retention()), asyncio.create_task(give_back())]
         try:
             yield
         finally:
@@ -159,7 +212,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if pool is not None:
                 pool.close()
             pocket.close()
-            storage.checkpoint()
+            if heavy is not None:
+                await heavy.close()
+            with contextlib.suppress(Exception):  # (a full disk: it stays in the log)
+                storage.checkpoint()
             storage.close()
 
     app = FastAPI(title="darkcity", lifespan=lifespan, docs_url=None, redoc_url=None,
@@ -172,27 +228,67 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     # every route's body, the companion's too: JSON only, refused past the limit unread
     app.add_middleware(BodyGuard, limit=cfg.max_body_bytes,
                        larger={"/api/replay": cfg.max_record_bytes})
-    if cluster is not None:  # outermost: a room's requests go to the process that runs it
+    if cluster is not None:  # a room's requests go to the process that runs it
         app.add_middleware(Routes, cluster=cluster)
+    # the record viewer's steps, before the router: refused cheaply under a flood,
+    # replayed in a worker process (replay.py, heavy.py); per address and in all
+    app.add_middleware(Replays, pool=heavy,
+                       per_address=PerAddress(cfg.review_per_min / 60,
+                                              max(1, int(cfg.review_per_min / 4))),
+                       total=TokenBucket(cfg.review_total_per_min / 60,
+                                         max(1.0, cfg.review_total_per_min / 30)),
+                       limit=cfg.max_record_bytes)
+    hosts = host_policy(cfg.listen_host, cfg.allowed_hosts, cfg.share_url)
+    if cfg.listen_host:  # darkcity serve: X-Forwarded-For read here, after the Host check
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        app.add_middleware(ProxyHeadersMiddleware,
+                           trusted_hosts=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"))
+    if hosts is not None:  # outermost: a request for another site's name goes no further
+        app.add_middleware(AllowedHosts, policy=hosts)
     sockets = Sockets(cfg.max_sockets_per_address, cfg.max_spectators_per_room,
                       cfg.max_spectators_per_address)
     creates = PerAddress(cfg.create_per_min / 60, cfg.create_burst)
     joins = PerAddress(cfg.join_per_min / 60, cfg.join_burst)
-    reviews = PerAddress(cfg.review_per_min / 60, max(1, int(cfg.review_per_min / 4)))
+    probes = Probes.per_minute(cfg.probe_per_min, cfg.probe_burst)
 
     @app.exception_handler(Refusal)
     async def refused(request: Request, exc: Refusal) -> Response:
         return _refused(request, exc)
+
+    @app.exception_handler(CannotSave)
+    async def cannot_save(request: Request, exc: CannotSave) -> Response:
+        """The database refused a write (logged by the storage, for the operator): the
+        request is refused in words, nothing changed."""
+        return _later(request, CANNOT_SAVE.code, CANNOT_SAVE.message, 503, 5)
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> Response:
+        """A bug (uvicorn logs its trace): the client gets JSON in words, never a trace."""
+        return _refused(request, Refusal("internal", msg("Something went wrong.")), 500)
 
     def slow_down(request: Request, bucket: PerAddress) -> Response | None:
         """None, or the refusal of a client address over its rate (with Retry-After)."""
         address = client_address(request)
         if bucket.take(address):
             return None
-        r = _refused(request, Refusal("rate-limited", msg(
-            "Too many requests from your address: try again in a minute.")))
-        r.headers["Retry-After"] = str(max(1, math.ceil(bucket.wait_s(address))))
-        return r
+        return _later(request, "rate-limited", msg(
+            "Too many requests from your address: try again in a minute."), 429,
+            bucket.wait_s(address))
+
+    def find(request: Request, code: str) -> Room | Response:
+        """The room ``code``, or the refusal: not there (404), or this address has asked
+        for too many codes that are not there (429: probing)."""
+        address = client_address(request)
+        if not probes.allowed(address):
+            return _later(request, "rate-limited", msg(
+                "Too many room codes that do not exist from your address: try again in a "
+                "minute."), 429, probes.wait_s(address))
+        room = manager().get(code)
+        if room is None:
+            probes.missed(address)
+            return _refused(request, NO_ROOM, 404)
+        return room
 
     def manager() -> RoomManager:
         m = state["manager"]
@@ -226,35 +322,19 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return index(request)
 
     @app.get("/r/{code}", include_in_schema=False)
-    async def room_page(request: Request, code: str) -> HTMLResponse:
-        return index(request, manager().get(code))
+    async def room_page(request: Request, code: str) -> Response:
+        found = find(request, code)
+        if isinstance(found, Response) and found.status_code == 429:
+            return index(request, status=429)
+        return index(request, found if isinstance(found, Room) else None)
 
     @app.get("/replay", include_in_schema=False)
     async def replay_page() -> HTMLResponse:
         """The record viewer: a game record opened and stepped through, night by night."""
+        if heavy is not None:
+            heavy.warm()  # (its first step does not wait for the worker to start)
         page = STATIC.joinpath("replay.html").read_text(encoding="utf-8")
         return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
-
-    @app.post("/api/replay")
-    async def replay_step(request: Request) -> Response:
-        """A step of a game record (darkcity.review.step), replayed by the engine in a
-        worker thread (a long record is not replayed on the event loop)."""
-        if (busy := slow_down(request, reviews)) is not None:
-            return busy
-        try:
-            body = p.ReviewStep.model_validate_json(
-                await _body(request, cfg, cfg.max_record_bytes))
-            t = translator(request_lang(request))
-            found = await run_in_threadpool(review.step, body.record, body.night,
-                                            body.viewer, t)
-        except ValidationError as e:
-            return _invalid(request, e)
-        except Refusal as e:
-            return _refused(request, e)
-        except RecordError as e:
-            return _refused(request, Refusal("bad-record", msg(
-                "This is not a game record that can be replayed: {why}", why=e.message)), 422)
-        return JSONResponse(found)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
@@ -294,16 +374,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/rooms/{code}")
     async def get_room(code: str, request: Request) -> Response:
-        room = manager().get(code)
-        if room is None:
-            return _refused(request, NO_ROOM, 404)
+        room = find(request, code)
+        if isinstance(room, Response):
+            return room
         return JSONResponse(room.lobby_public())
 
     @app.post("/api/rooms/{code}/join")
     async def join_room(code: str, request: Request) -> Response:
-        room = manager().get(code)
-        if room is None:
-            return _refused(request, NO_ROOM, 404)
+        room = find(request, code)
+        if isinstance(room, Response):
+            return room
         if (busy := slow_down(request, joins)) is not None:
             return busy
         try:
@@ -318,9 +398,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.post("/api/rooms/{code}/again")
     async def play_again(code: str, request: Request) -> Response:
-        room = manager().get(code)
-        if room is None:
-            return _refused(request, NO_ROOM, 404)
+        room = find(request, code)
+        if isinstance(room, Response):
+            return room
         try:
             body = p.PlayAgain.model_validate_json(await _body(request, cfg))
             member = room.member_by_token(body.token)
@@ -333,9 +413,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/rooms/{code}/record")
     async def record(code: str, request: Request) -> Response:
-        room = manager().get(code)
-        if room is None:
-            return _refused(request, NO_ROOM, 404)
+        room = find(request, code)
+        if isinstance(room, Response):
+            return room
         try:
             doc = room.record()
         except Refusal as e:
@@ -345,7 +425,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.websocket("/ws/{code}")
     async def websocket(ws: WebSocket, code: str) -> None:
-        await serve_socket(ws, code, manager, sockets, cfg)
+        await serve_socket(ws, code, manager, sockets, cfg, probes)
 
     return app
 

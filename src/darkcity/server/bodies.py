@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Final
 
+from starlette.requests import ClientDisconnect
 from starlette.responses import JSONResponse
 
 from darkcity.i18n import Message, msg, translator
@@ -88,6 +89,8 @@ class BodyGuard:
 
         try:
             await self.app(scope, counted, watched)
+        except ClientDisconnect:  # gone while its body came (slow.py cut it): nobody to
+            return  # answer, nothing to log
         except _TooBig:
             if started:  # pragma: no cover - a handler that answers while reading
                 raise

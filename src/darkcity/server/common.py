@@ -8,17 +8,17 @@ Pure (no web framework at run time). The refusal and the token's hash are a room
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from darkcity.i18n import Message, msg, negotiate
+from darkcity.i18n import Message, Translator, msg, negotiate
 from darkcity.room.common import Refusal, token_hash
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
     from starlette.requests import HTTPConnection
 
-__all__ = ["NO_ROOM", "Refusal", "accepted_lang", "client_address", "request_lang",
-           "token_hash", "validation_message"]
+__all__ = ["CANNOT_SAVE", "NO_ROOM", "Refusal", "accepted_lang", "client_address", "refusal_body",
+           "request_lang", "token_hash", "validation_message"]
 
 
 def accepted_lang(asked: str, fallback: str = "en") -> str:
@@ -37,7 +37,16 @@ def request_lang(request: HTTPConnection, fallback: str = "en") -> str:
                          or request.headers.get("accept-language", ""), fallback)
 
 
+def refusal_body(t: Translator, code: str, message: Message) -> dict[str, Any]:
+    """A refusal as the API answers it: its ``code``, its ``message`` in the reader's
+    language, and the message's id and parameters (``msgid``, ``params``)."""
+    return {"code": code, "message": t.render(message), **message.to_json()}
+
+
 NO_ROOM = Refusal("no-room", msg("There is no room with that code."))
+#: A request the database could not store (a full disk, a read-only database).
+CANNOT_SAVE = Refusal("cannot-save", msg(
+    "The server cannot save right now, so nothing was changed: try again in a moment."))
 
 
 def client_address(client: HTTPConnection) -> str:

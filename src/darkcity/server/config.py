@@ -43,6 +43,14 @@ class ServerConfig:
     max_body_bytes: int = 16384  # any HTTP body, at the edge (each route may ask less)
     max_record_bytes: int = 1_048_576  # a game record sent to /api/replay (the one larger body)
     review_per_min: float = 240.0  # steps of a record one address may ask, sustained
+    review_total_per_min: float = 1200.0  # ... and every address together (503 past it)
+    replay_workers: int = 1  # processes that replay records (heavy.py; 0: in a thread)
+    replay_queue: int = 16  # replays waiting for a worker at most (503 past it)
+    replay_timeout_s: float = 10.0  # a replay running longer is stopped (its worker replaced)
+    header_timeout_s: float = 10.0  # a request's head must arrive within this (slow.py)
+    body_timeout_s: float = 30.0  # ... and its body within this after the head (408)
+    probe_per_min: float = 30.0  # room and table codes not found, per address, sustained
+    probe_burst: int = 30  # ... at once; then every code lookup of that address waits (429)
     max_sockets_per_address: int = 64  # open WebSockets of one client address
     hello_timeout_s: float = 10.0  # a socket that has not said hello by then is closed
     max_spectators_per_room: int = 48  # sockets without a seat token; members always get in
@@ -73,6 +81,10 @@ class ServerConfig:
     # the pocket app at /app/ (pocket_app.py): a folder built by `darkcity app build`,
     # or "" to build it at first need
     app_dir: str = ""
+    # the Host names this server answers to (hosts.py), beyond what listen_host implies
+    # ("*": any); listen_host is `darkcity serve --host` ("": not known, no Host check)
+    allowed_hosts: str = ""
+    listen_host: str = ""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> \
@@ -91,6 +103,8 @@ class ServerConfig:
             "pg_synchronous_commit": env.get("DARKCITY_PG_SYNCHRONOUS_COMMIT") or "off",
             "share_url": env.get("DARKCITY_SHARE_URL", ""),
             "app_dir": env.get("DARKCITY_APP_DIR", ""),
+            "allowed_hosts": env.get("DARKCITY_ALLOWED_HOSTS", ""),
+            "listen_host": env.get("DARKCITY_LISTEN_HOST", ""),
         }
         values.update(_limits(env))
         values.update({k: v for k, v in overrides.items() if v is not None})
@@ -104,6 +118,9 @@ class ServerConfig:
 #: The limits' fields and their variables (``DARKCITY_`` + the field's name in capitals).
 _LIMITS: dict[str, type[int] | type[float]] = {
     "max_body_bytes": int, "max_record_bytes": int, "review_per_min": float,
+    "review_total_per_min": float, "replay_workers": int, "replay_queue": int,
+    "replay_timeout_s": float, "header_timeout_s": float, "body_timeout_s": float,
+    "probe_per_min": float, "probe_burst": int,
     "max_sockets_per_address": int, "hello_timeout_s": float,
     "max_spectators_per_room": int, "max_spectators_per_address": int,
     "max_sockets_per_member": int, "create_per_min": float, "create_burst": int,

@@ -31,6 +31,7 @@ __all__ = [
     "BadName",
     "MaskingFormatter",
     "PerAddress",
+    "Probes",
     "Sockets",
     "TokenBucket",
     "clean_name",
@@ -104,6 +105,29 @@ class PerAddress:
     def wait_s(self, address: str) -> float:
         bucket = self.buckets.get(address)
         return 0.0 if bucket is None else bucket.wait_s(self.clock())
+
+
+@dataclass(slots=True)
+class Probes:
+    """Room (or table) codes asked for and not found, per address: a person mistypes a
+    code now and then; one who tries them in a loop (170 a second, in the audit) is made
+    to wait: past ``burst`` misses, then ``rate`` a second, every lookup of a code from
+    that address is refused (429) until the allowance comes back."""
+
+    misses: PerAddress
+
+    @classmethod
+    def per_minute(cls, per_min: float, burst: int) -> Probes:
+        return cls(PerAddress(per_min / 60, max(1, burst)))
+
+    def allowed(self, address: str) -> bool:
+        return self.misses.wait_s(address) <= 0
+
+    def missed(self, address: str) -> None:
+        self.misses.take(address)
+
+    def wait_s(self, address: str) -> float:
+        return self.misses.wait_s(address)
 
 
 # -- sockets ---------------------------------------------------------------------------

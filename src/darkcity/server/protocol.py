@@ -32,6 +32,7 @@ __all__ = [
 ]
 
 NAME_MAX = 24
+VIEWER_MAX = 4096  # a record's seat, for /api/replay (the record itself is its bound)
 
 
 class _Strict(BaseModel):
@@ -137,7 +138,9 @@ class ReviewStep(_Strict):
 
     record: dict[str, Any]
     night: int = Field(ge=0, le=100_000)
-    viewer: str | None = Field(default=None, min_length=1, max_length=NAME_MAX)
+    # any seat of the record: the engine and the terminal take names of any length (a
+    # room's are 1 to 24 characters, NAME_MAX, but a record may come from elsewhere)
+    viewer: str | None = Field(default=None, min_length=1, max_length=VIEWER_MAX)
 
 
 class PlayAgain(_Strict):

@@ -40,6 +40,7 @@ from darkcity.deck import Deck, parse_card, preset
 from darkcity.game import Game
 from darkcity.room.bots import bot_decision, new_bot
 from darkcity.room.ports import Request
+from darkcity.server.heavy import yield_cpu
 from darkcity.settings import Settings, bot_rng
 
 __all__ = ["BotPool", "Request", "think"]
@@ -89,10 +90,10 @@ def think(req: Request) -> dict[str, Any]:
 
 
 def _start_worker(parent: int) -> None:
-    """A worker yields the CPU to the server's event loop, and ends when the server
-    does, however it ends (a ``kill -9`` included: nothing else would tell it)."""
-    with contextlib.suppress(OSError):
-        os.nice(10)
+    """A worker yields the CPU to the server's event loop (``nice`` +10, in a session and
+    CPU group of its own: :func:`~darkcity.server.heavy.yield_cpu`), and ends when the
+    server does, however it ends (a ``kill -9`` included: nothing else would tell it)."""
+    yield_cpu()
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -25,11 +25,18 @@ from pydantic import ValidationError
 
 from darkcity.i18n import msg, negotiate, translator
 from darkcity.room import Room
+from darkcity.room.ports import CannotSave
 from darkcity.server import protocol as p
-from darkcity.server.common import NO_ROOM, Refusal, client_address, validation_message
+from darkcity.server.common import (
+    CANNOT_SAVE,
+    NO_ROOM,
+    Refusal,
+    client_address,
+    validation_message,
+)
 from darkcity.server.config import ServerConfig
 from darkcity.server.conn import Conn, plain
-from darkcity.server.limits import Sockets, TokenBucket
+from darkcity.server.limits import Probes, Sockets, TokenBucket
 from darkcity.server.manager import RoomManager
 
 __all__ = ["serve_socket"]
@@ -38,8 +45,10 @@ log = logging.getLogger("darkcity.server")
 
 
 async def serve_socket(ws: WebSocket, code: str, manager: Callable[[], RoomManager],
-                       sockets: Sockets, cfg: ServerConfig) -> None:
-    """One client's socket to room ``code``, from its accept to its close."""
+                       sockets: Sockets, cfg: ServerConfig,
+                       probes: Probes | None = None) -> None:
+    """One client's socket to room ``code``, from its accept to its close (``probes``:
+    the codes not found per address, shared with the HTTP routes)."""
     await ws.accept()
     lang = negotiate(ws.query_params.get("lang", "")) or "en"
     conn = Conn(lang, cfg.send_queue)
@@ -52,8 +61,14 @@ async def serve_socket(ws: WebSocket, code: str, manager: Callable[[], RoomManag
             conn.error("too-many-sockets", msg("Too many connections from your address: "
                                                "close some windows."))
             return
+        if probes is not None and not probes.allowed(session.address):
+            conn.error("rate-limited", msg("Too many room codes that do not exist from your "
+                                           "address: try again in a minute."))
+            return
         room = manager().get(code)
         if room is None:
+            if probes is not None:
+                probes.missed(session.address)
             conn.error("no-room", NO_ROOM.message)
             return
         await _serve(ws, room, conn, session)
@@ -240,6 +255,8 @@ def _handle(room: Room, conn: Conn, text: str, session: _Session) -> None:
             room.say(conn.member, m.text)
     except Refusal as e:
         conn.error(e.code, e.message, ref)
+    except CannotSave:  # the database refused (the storage logged it for the operator)
+        conn.error(CANNOT_SAVE.code, CANNOT_SAVE.message, ref)
     except Exception:  # a bug must not cost the player the connection, nor leak a trace
         log.exception("message refused by an internal error")
         conn.error("internal", msg("Something went wrong."), ref)

@@ -27,9 +27,9 @@ class FencedStorage(Storage):
 
     def append_decision(self, code: str, seq: int, doc: dict[str, Any], source: str,
                         deadline: tuple[float | None, int | None] | None = None,
-                        status: str | None = None) -> None:
+                        status: str | None = None, replaces: int | None = None) -> None:
         try:
-            super().append_decision(code, seq, doc, source, deadline, status)
+            super().append_decision(code, seq, doc, source, deadline, status, replaces)
         except IntegrityError as e:
             log.warning("room %s: decision %d is stored already (another process ran the "
                         "room); reconciling", code, seq)

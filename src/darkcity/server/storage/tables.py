@@ -76,7 +76,7 @@ class TableStore:
         token = secrets.token_urlsafe(18)
         table = Companion(setup)
         now = time.time()
-        with self._lock, self.engine.begin() as c:
+        with self._lock, self._storage.writing(), self.engine.begin() as c:
             for _ in range(50):
                 code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
                 if c.execute(select(tables_table.c.code).where(
@@ -116,9 +116,18 @@ class TableStore:
             return self._tables[code]
 
     def save(self, t: StoredTable) -> None:
-        """Store the table (called with ``t.lock`` held)."""
+        """Store the table (called with ``t.lock`` held). If the database cannot write
+        (:class:`~darkcity.room.ports.CannotSave`), the table held in memory is dropped:
+        the next request reads it again as it was stored, without the refused change."""
         t.version += 1
-        with self.engine.begin() as c:
-            c.execute(update(tables_table).where(tables_table.c.code == t.code).values(
-                updated=time.time(), version=t.version, mayor=t.mayor,
-                seats=json.dumps(t.seats), doc=json.dumps(t.table.to_json())))
+        try:
+            with self._storage.writing(), self.engine.begin() as c:
+                c.execute(update(tables_table).where(tables_table.c.code == t.code).values(
+                    updated=time.time(), version=t.version, mayor=t.mayor,
+                    seats=json.dumps(t.seats), doc=json.dumps(t.table.to_json())))
+        except Exception:
+            t.version -= 1
+            with self._lock:
+                if self._tables.get(t.code) is t:
+                    del self._tables[t.code]
+            raise
