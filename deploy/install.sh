@@ -91,6 +91,8 @@ cat > "$etc/darkcity/darkcity.env" <<EOF
 # darkcity serve's settings (docs/server.md, docs/deploy.md); written by deploy/install.sh
 DARKCITY_DB=sqlite:////var/lib/darkcity/darkcity.sqlite3
 DARKCITY_APP_DIR=/opt/darkcity/app
+# the address friends are sent to, and the Host name this server answers to behind Caddy
+DARKCITY_SHARE_URL=https://$site
 # Caddy, on this machine, passes the players' addresses on (the per-address limits)
 FORWARDED_ALLOW_IPS=127.0.0.1
 EOF
