@@ -141,7 +141,7 @@ class PocketDriver(Driver):
 
 
 def engine_ready(page: Any) -> None:
-    page.wait_for_function("document.documentElement.dataset.engine === 'ready'",
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'",
                            timeout=120_000)
 
 
@@ -160,7 +160,7 @@ def test_a_night_on_one_phone_offline_saved_exported_and_imported(
         expect(page.get_by_test_id("engine-progress")).to_have_count(1)
         engine_ready(page)
         page.wait_for_function(
-            "navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)",
+            "() => navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)",
             timeout=60_000)
         version = json.loads((site.out / "version.json").read_text())["version"]
         assert page.evaluate("caches.keys()") == [f"darkcity-pocket-{version}"]
@@ -301,7 +301,7 @@ def test_a_new_version_is_said_and_taken_only_when_asked(
         page.goto(f"{served.origin}/")
         engine_ready(page)
         page.wait_for_function(
-            "navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)",
+            "() => navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)",
             timeout=60_000)
         # the next build: another version, another set-up title
         new = "0" * 16
@@ -322,7 +322,7 @@ def test_a_new_version_is_said_and_taken_only_when_asked(
             page.get_by_test_id("update-reload").click()
         engine_ready(page)
         assert page.title().startswith("New")
-        page.wait_for_function(f"caches.keys().then((k) => k.length === 1 && k[0] === "
+        page.wait_for_function(f"() => caches.keys().then((k) => k.length === 1 && k[0] === "
                                f"'darkcity-pocket-{new}')")
     finally:
         context.close()

@@ -37,7 +37,7 @@ def open_offline(page: Any, static: Static) -> None:  # noqa: F811
     expect(page.get_by_test_id("engine-progress")).to_have_count(1)  # drawn before the engine
     engine_ready(page)
     page.wait_for_function(
-        "navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)",
+        "() => navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)",
         timeout=60_000)
     page.context.set_offline(True)
     static.stop()
@@ -68,7 +68,7 @@ def test_a_solo_game_offline_to_its_victory_resumed_and_its_record_replayed(
         page.get_by_test_id("pace").select_option("fast")
         page.get_by_test_id("level").select_option("heuristic")
         page.get_by_test_id("create").click()
-        page.wait_for_function("location.hash.length > 1")
+        page.wait_for_function("() => location.hash.length > 1")
         code = code_of(page)
         page.locator("[data-testid=phase]").wait_for(timeout=30_000)
         # nobody else can reach a phone's game: no invite link, no seat link
@@ -208,21 +208,35 @@ def test_a_phone_passed_from_hand_to_hand_shows_nothing_of_one_to_the_other(
         page.get_by_test_id("players").fill("4")
         page.get_by_test_id("players").dispatch_event("change")
         page.get_by_test_id("create").click()
-        page.wait_for_function("location.hash.length > 1")
+        page.wait_for_function("() => location.hash.length > 1")
         page.get_by_test_id("handover").wait_for(timeout=30_000)
         rng = random.Random(11)
         handed: list[str] = []
         covers = 0
         shot = False
         told: list[Any] = []
+        read_together = False
         end = time.monotonic() + 240
         while time.monotonic() < end:
             view = page.evaluate(
                 "async () => { const v = (await import(new URL('static/js/store.js', "
                 "document.baseURI).href)).S.view; return v && [v.night, v.phase, v.viewer]; }")
-            if view and (view[0] >= 2 or view[1] == "over"):
+            if page.get_by_test_id("hand-on").is_visible():
+                # the night just told is the whole table's: its story on the page as
+                # everyone sees it, no hand-over over it, until they say they have read it
+                assert page.locator("[data-testid=handover]").count() == 0
+                story = page.get_by_test_id("narration")
+                expect(story).to_contain_text("Night 1")
+                assert page.locator("[data-testid=events] li").count() > 0
+                assert page.evaluate("async () => (await import(new URL('static/js/store.js', "
+                                     "document.baseURI).href)).S.view.viewer") is None
+                page.screenshot(path=str(artifacts / "pocket-play-story-en-375.png"))
+                read_together = True
+                page.get_by_test_id("hand-on").click()
+                continue
+            if view and (view[0] >= 2 or view[1] == "over") and read_together:
                 told = view
-                if view[2] is None:
+                if view[2] is None and (view[1] == "over" or page.evaluate(COVERED)["named"]):
                     break
                 # the store may hold the last reader's view for a moment after the night
                 # turned (the page shows the hand-over meanwhile), or the next reader their own
@@ -248,6 +262,7 @@ def test_a_phone_passed_from_hand_to_hand_shows_nothing_of_one_to_the_other(
             click_something(page, rng)
             time.sleep(0.05)
         assert told, "the night was not told in time"
+        assert read_together, "the night's story was not shown to the table"
         assert told[2] is None  # the table as everyone sees it, between private moments
         assert {"Ana", "Bia"} <= set(handed), handed
         assert covers >= 4  # a draft pick and a gesture each, at least
