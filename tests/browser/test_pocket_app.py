@@ -361,3 +361,47 @@ def test_a_full_storage_is_said_and_nothing_is_shown_done(browser: Any, static: 
         assert d.state() is None
     finally:
         context.close()
+
+
+API = """async ([op, args]) => {
+  const { api } = await import(new URL('static/table/api.js', document.baseURI).href);
+  try { return await api[op](...args); } catch (e) {
+    return { refused: e.message, status: e.status }; }
+}"""
+
+
+def test_two_tabs_of_one_table_one_writer(browser: Any, static: Static) -> None:
+    """The companion's table open in a second tab: told it is open elsewhere, with the
+    tap that takes it over; then the first tab says so and its entries are refused,
+    never written over the second's (issue #50)."""
+    players = ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred"]
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, locale="en-US")
+    first = context.new_page()
+    try:
+        first.goto(f"{static.origin}/")
+        engine_ready(first)
+        body = {"players": players, "deck": "basic", "lang": "en",
+                "free_xp": dict.fromkeys(players, "priest")}
+        code = first.evaluate(API, ["create", [body]])["code"]
+        first.goto(f"{static.origin}/?table={code}")
+        engine_ready(first)
+        first.get_by_test_id("panel-draft").wait_for(timeout=30_000)
+        second = context.new_page()
+        second.goto(f"{static.origin}/?table={code}")
+        engine_ready(second)
+        expect(second.get_by_test_id("elsewhere")).to_contain_text("open in another tab",
+                                                                   timeout=15_000)
+        second.get_by_test_id("take-over").click()
+        second.get_by_test_id("panel-draft").wait_for(timeout=30_000)
+        expect(first.get_by_test_id("elsewhere")).to_contain_text("opened in another tab",
+                                                                  timeout=15_000)
+        # the first tab's entry is refused, never written over the second's
+        said = first.evaluate(API, ["enter", [code, "local", {"type": "drafted"}]])
+        assert said.get("status") == 409, said
+        v = second.evaluate(API, ["enter", [code, "local", {"type": "drafted"}]])
+        assert "refused" not in v, v
+        second.reload()
+        engine_ready(second)
+        second.get_by_test_id("panel-count").wait_for(timeout=30_000)
+    finally:
+        context.close()

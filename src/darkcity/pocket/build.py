@@ -325,8 +325,9 @@ def _stripped(text: bytes) -> bytes:
     comments: list[tuple[int, int]] = []
     try:
         for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-            if tok.type == tokenize.COMMENT and tok.start[0] > 2:  # (not an encoding line)
-                comments.append(tok.start)
+            if tok.type == tokenize.COMMENT and not (
+                    tok.start[0] <= 2 and re.match(r"#.*coding[:=]", tok.string)):
+                comments.append(tok.start)  # (an encoding's line stays)
     except (tokenize.TokenError, SyntaxError):
         return text
     for row, col in sorted(comments, reverse=True):

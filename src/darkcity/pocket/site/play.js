@@ -158,8 +158,8 @@ function gameRow(g, box) {
       : (STATUS[g.status] || (() => g.status))();
   return el("li", { "data-testid": `game-${g.code}` },
     el("div", { class: "who" },
-      el("strong", { "data-testid": `game-who-${g.code}`, text: who || g.code }),
-      el("span", { class: "muted", "data-testid": `game-where-${g.code}`, text: [where, new Date(g.updated).toLocaleString(S.lang === "pt_BR" ? "pt-BR" : "en", { dateStyle: "short", timeStyle: "short" })].join(" · ") }),
+      el("strong", { "data-testid": `who-${g.code}`, text: who || g.code }),
+      el("span", { class: "muted", "data-testid": `where-${g.code}`, text: [where, new Date(g.updated).toLocaleString(S.lang === "pt_BR" ? "pt-BR" : "en", { dateStyle: "short", timeStyle: "short" })].join(" · ") }),
       g.damaged ? el("span", { class: "muted", text: t("Its save was damaged: it goes on from its last consistent move.") }) : null),
     el("div", { class: "row wrap" },
       el("a", { class: "button small", href: `play.html#${g.code}`, "data-testid": `resume-${g.code}`,

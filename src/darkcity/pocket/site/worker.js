@@ -38,7 +38,9 @@ const ready = (async () => {
   const t3 = performance.now();
   progress("ready", 1);
   // where the time went: the runtime, the wheel fetched and unpacked, darkcity imported
-  postMessage({ type: "ready", ms: t3 - t0, stages: { runtime: t1 - t0, wheel: t2 - t1, imports: t3 - t2 } });
+  // (and each file's fetch: from the network, or the service worker's cache)
+  const files = performance.getEntriesByType("resource").map((e) => ({ name: e.name.split("/").pop(), start: e.startTime, end: e.responseEnd }));
+  postMessage({ type: "ready", ms: t3 - t0, stages: { runtime: t1 - t0, wheel: t2 - t1, imports: t3 - t2 }, files });
 })();
 ready.catch((e) => postMessage({ type: "failed", message: String(e && e.message || e) }));
 
@@ -57,7 +59,8 @@ const asked = new Set();  // lock names asked for once already (then asked once 
 async function claim(kind, code, steal = false) {
   const name = lockName(kind, code);
   if (held.has(name)) return true;
-  const patient = !asked.has(name) && !lost.has(name);
+  if (lost.has(name) && !steal) return false;  // taken over: only taken back when asked
+  const patient = !asked.has(name);
   asked.add(name);
   if (!(navigator.locks && navigator.locks.request)) {
     // (no Web Locks: a page on a plain-HTTP address) the last tab to open it is its

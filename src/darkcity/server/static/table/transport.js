@@ -21,7 +21,9 @@ function refusal(error) {
 // home-screen app beside a browser tab) is said above the page, with the tap that takes
 // it over here (the other tab then stops and says so).
 let takeOver = null;  // (code) => the table taken over here
+let wasTaken = false;  // (said until it is taken back)
 function offerTakeOver(taken) {
+  wasTaken = wasTaken || Boolean(taken);
   const code = new URLSearchParams(location.search).get("table");
   let box = document.getElementById("elsewhere");
   if (!code || !takeOver) return;
@@ -29,9 +31,9 @@ function offerTakeOver(taken) {
     box = el("div", { id: "elsewhere", class: "panel", role: "alert", "data-testid": "elsewhere" });
     document.body.prepend(box);
   }
-  box.replaceChildren(el("p", { text: taken ? t("This table was opened in another tab or window: it goes on there.") : t("This table is open in another tab or window.") }),
+  box.replaceChildren(el("p", { text: wasTaken ? t("This table was opened in another tab or window: it goes on there.") : t("This table is open in another tab or window.") }),
     el("button", { type: "button", "data-testid": "take-over", text: t("Use it here instead (the other tab stops)"),
-      onclick: async () => { box.remove(); await takeOver(code.toUpperCase()); location.reload(); } }));
+      onclick: async () => { box.remove(); wasTaken = false; await takeOver(code.toUpperCase()); } }));  // (the page's next poll shows it)
 }
 
 export function workerTransport() {
