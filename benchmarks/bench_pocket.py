@@ -29,6 +29,12 @@ printed: figures taken on a loaded machine say so.
 
     python3 benchmarks/bench_pocket.py                        # 3 runs each, 5 nights
     python3 benchmarks/bench_pocket.py --runs 5 --site /tmp/pocket-site --rates 1,4
+    python3 benchmarks/bench_pocket.py --baseline /tmp/pocket-main  # an earlier build too
+
+``--baseline DIR`` measures another build (an earlier commit's ``darkcity app build``)
+in the same browser, its cached starts interleaved with this one's: on a loaded machine
+the ratio says more than either figure. A cached start is measured after the app's
+first start has kept its compiled Python (``worker.js``), as a phone's second day is.
 """
 
 from __future__ import annotations
@@ -83,9 +89,12 @@ PLAY = """async ([entries, nights]) => {
 #: A fixed loop, timed in the page and in a worker (the probe page, not the app's).
 PROBE = """<!doctype html><meta charset="utf-8"><title>probe</title><script>
 const LOOP = `let x = 0; for (let i = 0; i < 3e7; i += 1) x = (x + i * 7) % 1000003;`;
-window.loop = () => { const t = performance.now(); new Function(LOOP)(); return performance.now() - t; };
+window.loop = () => {
+  const t = performance.now(); new Function(LOOP)(); return performance.now() - t; };
 window.inWorker = () => new Promise((resolve) => {
-  const w = new Worker(URL.createObjectURL(new Blob([`onmessage = () => { const t = performance.now(); ${LOOP}; postMessage(performance.now() - t); };`])));
+  const body = `onmessage = () => { const t = performance.now(); ${LOOP};
+    postMessage(performance.now() - t); };`;
+  const w = new Worker(URL.createObjectURL(new Blob([body])));
   w.onmessage = (e) => { w.terminate(); resolve(e.data); };
   w.postMessage(0);
 });
@@ -120,7 +129,7 @@ def serve(root: Path, served: Served) -> tuple[http.server.ThreadingHTTPServer, 
         def log_message(self, *args: Any) -> None:
             pass
 
-        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        def do_GET(self) -> None:
             path = self.path.split("?")[0]
             if path == "/__probe.html":
                 body = PROBE.encode()
@@ -214,9 +223,10 @@ def load() -> str:
     return " ".join(_read(Path("/proc/loadavg")).split()[:3])
 
 
-def visit(context: Any, url: str, field: str) -> dict[str, Any]:
+def visit(context: Any, url: str, field: str, linger: float = 0) -> dict[str, Any]:
     """One visit in a new tab: the set-up typeable and the engine ready (ms from the
-    navigation's start), where the engine's time went, and what the page fetched."""
+    navigation's start), where the engine's time went, and what the page fetched;
+    ``linger`` seconds more before the tab is closed (the worker keeps its compile)."""
     page = context.new_page()
     try:
         page.goto(url)
@@ -225,14 +235,21 @@ def visit(context: Any, url: str, field: str) -> dict[str, Any]:
         page.wait_for_selector("html[data-engine=ready]", state="attached", timeout=600_000)
         engine = page.evaluate("window.__darkcityEngine")
         controlled = page.evaluate("!!navigator.serviceWorker.controller")
+        if linger:  # (until the worker has kept its compile: this build's, not a baseline's)
+            with contextlib.suppress(Exception):
+                page.wait_for_function(
+                    "() => caches.keys().then((k) => k.some((x) => x.startsWith("
+                    "'darkcity-compiled-')))", timeout=linger * 1000)
     finally:
         page.close()
     st = engine["stages"]
     return {"set-up typeable": setup, "engine ready": engine["readyAt"],
-            "  page, until it starts the worker": engine["startedAt"],
+            "  page, until it starts the worker": engine.get("startedAt") or 0,
             "  worker: runtime (loadPyodide)": st["runtime"],
             "  worker: wheel unpacked": st["wheel"], "  worker: darkcity imported": st["imports"],
-            "  messages and the rest": engine["readyAt"] - engine["startedAt"] - engine["workerMs"],
+            "  messages and the rest": engine["readyAt"] - (engine.get("startedAt") or 0)
+            - engine["workerMs"],
+            "  Python compiled earlier (1/0)": int(bool(engine.get("compiled"))),
             "_controlled": controlled, "_files": engine.get("files") or []}
 
 
@@ -271,6 +288,7 @@ def main() -> None:
     ap.add_argument("--nights", type=int, default=5)
     ap.add_argument("--rates", default="1,4", help="CPU slow-downs of the whole browser")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument("--baseline", type=Path, help="another build, measured beside this one")
     args = ap.parse_args()
     rates = [float(x) for x in args.rates.split(",")]
     slower = Slower()
@@ -278,7 +296,8 @@ def main() -> None:
     if slower.why:
         print(f"warning: {slower.why}")
     else:
-        print(f"the browser's cgroup: {slower.path} ({'v2 cpu.max' if slower.v2 else 'v1 cfs quota'})")
+        kind = "v2 cpu.max" if slower.v2 else "v1 cfs quota"
+        print(f"the browser's cgroup: {slower.path} ({kind})")
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         if args.site:
@@ -291,6 +310,7 @@ def main() -> None:
             root = site.out
         served = Served()
         httpd, url = serve(root, served)
+        base_httpd, base_url = serve(args.baseline, Served()) if args.baseline else (None, "")
         try:
             with browser_in(slower, args.chromium, tmp) as browser:
                 # the slow-down reaches the worker: a fixed loop in the page and in a worker
@@ -329,16 +349,24 @@ def main() -> None:
                           "the service worker)" + (f": {', '.join(twice[:6])}…" if twice else ""))
                     for path, ns in sorted(sent.items(), key=lambda kv: -sum(kv[1]))[:6]:
                         print(f"    {path:44s} {sum(ns):9d}  x{len(ns)}")
-                    # cached: the app kept by its service worker
+                    # cached: the app kept by its service worker, its Python compiled
                     ctx = browser.new_context(viewport={"width": 375, "height": 667})
                     slower.rate(1)
-                    visit(ctx, url + "index.html", PAGES["index.html"][0])  # (installed)
+                    for u in (url, base_url) if base_url else (url,):
+                        for _ in range(2):  # (installed; then its compile kept)
+                            visit(ctx, u + "index.html", PAGES["index.html"][0], linger=90)
                     slower.rate(rate)
                     print(f"cached start, browser slowed {rate:.0f}x (ms from navigation)")
                     for name, (field, label) in PAGES.items():
-                        runs = [visit(ctx, url + name, field) for _ in range(args.runs)]
-                        assert all(r["_controlled"] for r in runs), "not served by the service worker"
+                        runs, base = [], []
+                        for _ in range(args.runs):
+                            runs.append(visit(ctx, url + name, field))
+                            if base_url:
+                                base.append(visit(ctx, base_url + name, field))
+                        assert all(r["_controlled"] for r in runs), "not from the service worker"
                         summarise(f"{label}, cached", runs)
+                        if base:
+                            summarise(f"{label}, baseline", base)
                     if rate == rates[0]:
                         slower.rate(1)
                         page = ctx.new_page()
@@ -359,6 +387,8 @@ def main() -> None:
         finally:
             slower.rate(1)
             httpd.shutdown()
+            if base_httpd is not None:
+                base_httpd.shutdown()
             slower.close()
     rows_ = site.sizes()
     print("what a phone downloads once (bytes)                  raw      gzip")

@@ -584,8 +584,12 @@ def build_site(out: Path | str, *, base: str = "./", cache: Path | None = None) 
     files["icons/favicon.svg"] = (static / "favicon.svg").read_bytes()
     files["manifest.webmanifest"] = _manifest(base)
     files["manifest.pt_BR.webmanifest"] = _manifest(base, "pt_BR")
+    # the phone's own compile of its Python is kept under a name of what it compiles
+    compiled = _sha256(files["pyodide/python_stdlib.zip"] + files[f"wheels/{wheel.name}"]
+                       + PYODIDE_VERSION.encode())[:16]
     files["worker.js"] = (site / "worker.js").read_text(encoding="utf-8").replace(
-        "__WHEEL__", f"wheels/{wheel.name}").replace("__LOCK__", lock).encode()
+        "__WHEEL__", f"wheels/{wheel.name}").replace("__LOCK__", lock).replace(
+        "__COMPILED__", compiled).encode()
     shell = (site / "index.html").read_text(encoding="utf-8").replace(
         "__BASE__", base).replace("__CSP__", CSP)
     files["index.html"] = shell.encode()

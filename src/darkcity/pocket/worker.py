@@ -35,7 +35,7 @@ from darkcity.i18n import FieldError, msg, negotiate, translator
 from darkcity.notation import ROUND_FORMAT, write_round
 from darkcity.record import GAME_FORMAT
 
-__all__ = ["FORM", "MAX_RECORD_BYTES", "SCHEMA", "call", "migrate", "too_big"]
+__all__ = ["FORM", "MAX_RECORD_BYTES", "SCHEMA", "call", "compile_all", "migrate", "too_big"]
 
 #: The largest game file the phone opens: the server's own limit for a record
 #: (``ServerConfig.max_record_bytes``, 1 MiB), said in words when a file is larger.
@@ -248,6 +248,47 @@ def op_import(text: str, lang: str, now: float) -> dict[str, Any]:
         raise Refused(400, "bad-file", msg("This game's file is damaged: {why}",
                                            why=replayed.divergence.to_message()))
     return _new(replayed.table, lang, now)
+
+
+def compile_all(stdlib: str, packages: str) -> tuple[bytes, bytes]:
+    """The phone's own compile of its Python, made once after a first start and kept by
+    the worker in the browser's cache, so that later starts read bytecode instead of
+    compiling some 200 modules again (``worker.js``): the standard library zip ``stdlib``
+    with each module as a ``.pyc`` in place of its source, and a zip of the
+    ``__pycache__`` files of darkcity's modules under ``packages`` (the wheel, unpacked).
+    Both are unchecked hash-based bytecode (PEP 552): tied to this build by the cache's
+    name, never to a file's date."""
+    import importlib.util
+    import io
+    import os
+    import zipfile
+    from importlib._bootstrap_external import _code_to_hash_pyc  # type: ignore[attr-defined]
+
+    def pyc(source: bytes, name: str) -> bytes:
+        code = compile(source, name, "exec", dont_inherit=True)
+        data: bytes = _code_to_hash_pyc(code, importlib.util.source_hash(source), False)
+        return data
+
+    std = io.BytesIO()
+    with zipfile.ZipFile(stdlib) as z, zipfile.ZipFile(std, "w", zipfile.ZIP_STORED) as out:
+        for info in z.infolist():
+            data = z.read(info)
+            if info.filename.endswith(".py"):
+                out.writestr(info.filename + "c", pyc(data, f"{stdlib}/{info.filename}"))
+            else:
+                out.writestr(info, data)
+    site = io.BytesIO()
+    with zipfile.ZipFile(site, "w", zipfile.ZIP_STORED) as out:
+        for folder, _dirs, names in os.walk(os.path.join(packages, "darkcity")):
+            for name in sorted(names):
+                if not name.endswith(".py"):
+                    continue
+                path = os.path.join(folder, name)
+                with open(path, "rb") as f:
+                    data = f.read()
+                cached = importlib.util.cache_from_source(path)
+                out.writestr(os.path.relpath(cached, packages), pyc(data, path))
+    return std.getvalue(), site.getvalue()
 
 
 def op_selfcheck() -> dict[str, Any]:

@@ -22,26 +22,73 @@ let call = null;  // darkcity.pocket.worker.call(op, args_json) -> JSON text
 let pyodideRef = null;
 const opened = new Map();  // code -> the version the engine holds
 
-const ready = (async () => {
-  const t0 = performance.now();
-  progress("runtime", 0.05);
-  const pyodide = await loadPyodide({ indexURL: here("./pyodide/"), lockFileContents: LOCK });
-  pyodideRef = pyodide;
+// The phone's own compile of its Python (darkcity.pocket.worker.compile_all), made once
+// after a first start and kept in the browser's cache under this build's name: later
+// starts read bytecode instead of compiling some 200 modules again.
+const COMPILED = "darkcity-compiled-__COMPILED__";
+
+async function compiledKept() {
+  try {
+    const c = await caches.open(COMPILED);
+    const [std, site] = await Promise.all([c.match("stdlib.zip"), c.match("site.zip")]);
+    if (std && site) return { stdlib: await std.arrayBuffer(), site: await site.arrayBuffer() };
+  } catch { /* no cache here (a plain-HTTP address): compiled each time */ }
+  return null;
+}
+
+async function start(kept) {
+  const pyodide = await loadPyodide({ indexURL: here("./pyodide/"), lockFileContents: LOCK,
+    stdLibURL: kept ? URL.createObjectURL(new Blob([kept.stdlib])) : undefined });
   const t1 = performance.now();
   progress("wheel", 0.7);
   const wheel = await fetch(here(WHEEL));
   if (!wheel.ok) throw new Error(`${WHEEL}: ${wheel.status}`);
   pyodide.unpackArchive(await wheel.arrayBuffer(), "wheel");
+  if (kept) pyodide.unpackArchive(kept.site, "zip", { extractDir: sitePackages(pyodide) });
   const t2 = performance.now();
   progress("import", 0.85);
   call = pyodide.pyimport("darkcity.pocket.worker").call;
+  return { pyodide, t1, t2 };
+}
+
+const sitePackages = (pyodide) => pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+
+const ready = (async () => {
+  const t0 = performance.now();
+  progress("runtime", 0.05);
+  const kept = await compiledKept();
+  let got;
+  try {
+    got = await start(kept);
+  } catch (e) {
+    if (!kept) throw e;
+    await caches.delete(COMPILED);  // (a compile that does not start: never used again)
+    got = await start(null);
+  }
+  const { pyodide, t1, t2 } = got;
+  pyodideRef = pyodide;
   const t3 = performance.now();
   progress("ready", 1);
   // where the time went: the runtime, the wheel fetched and unpacked, darkcity imported
   // (and each file's fetch: from the network, or the service worker's cache)
   const files = performance.getEntriesByType("resource").map((e) => ({ name: e.name.split("/").pop(), start: e.startTime, end: e.responseEnd }));
-  postMessage({ type: "ready", ms: t3 - t0, stages: { runtime: t1 - t0, wheel: t2 - t1, imports: t3 - t2 }, files });
+  postMessage({ type: "ready", ms: t3 - t0, stages: { runtime: t1 - t0, wheel: t2 - t1, imports: t3 - t2 }, files, compiled: Boolean(kept) });
+  // not compiled yet: once the page has had its first answers, in the worker's turn
+  if (!kept) setTimeout(() => { queue = queue.then(keepCompiled); }, 3000);
 })();
+
+async function keepCompiled() {
+  try {
+    const compile = pyodideRef.pyimport("darkcity.pocket.worker").compile_all;
+    const made = compile(`/lib/python${pyodideRef.runPython("import sys; f'{sys.version_info[0]}{sys.version_info[1]}'")}.zip`, sitePackages(pyodideRef));
+    const [std, site] = made.toJs();
+    made.destroy();
+    for (const key of await caches.keys()) if (key.startsWith("darkcity-compiled-") && key !== COMPILED) await caches.delete(key);
+    const c = await caches.open(COMPILED);
+    await c.put("site.zip", new Response(site));
+    await c.put("stdlib.zip", new Response(std));
+  } catch { /* kept next time, or never: the app works either way */ }
+}
 ready.catch((e) => postMessage({ type: "failed", message: String(e && e.message || e) }));
 
 // -- one writer per game: this worker's name, its locks, the news of a take-over -------
