@@ -392,8 +392,18 @@ def test_a_damaged_save_opens_at_its_last_consistent_decision_and_the_list_names
         assert checked["missing"] == [] and checked["modules"] > 40, checked
         code = _start(page, players=5)
         _play_until(page, code, 12, random.Random(5))
+        # the phone's compile of its Python, kept after its first start, is what the
+        # next start reads: every module still there
+        page.wait_for_function(
+            "() => caches.keys().then((ks) => Promise.all(ks.filter((k) => k.startsWith("
+            "'darkcity-compiled-')).map((k) => caches.open(k).then((c) => c.match("
+            "'stdlib.zip'))))).then((hits) => hits.some(Boolean))", timeout=120_000)
         page.goto(f"{static.origin}/play.html")  # (the list: nothing holds the game)
         engine_ready(page)
+        assert page.evaluate("window.__darkcityEngine.compiled") is True
+        checked = page.evaluate("async () => (await import(new URL('engine.js', "
+                                "document.baseURI).href)).rpc('selfcheck', {})")
+        assert checked["missing"] == [], checked
         who = page.get_by_test_id(f"who-{code}")
         expect(who).to_contain_text("Ana")
         expect(who).to_contain_text(f"4 bots ({levels['heuristic']})")

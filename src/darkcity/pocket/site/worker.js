@@ -51,7 +51,7 @@ async function start(kept) {
   return { pyodide, t1, t2 };
 }
 
-const sitePackages = (pyodide) => pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+const sitePackages = (pyodide) => pyodide.runPython("import sys; [p for p in sys.path if p.endswith('site-packages')][0]");
 
 const ready = (async () => {
   const t0 = performance.now();
@@ -87,7 +87,7 @@ async function keepCompiled() {
     const c = await caches.open(COMPILED);
     await c.put("site.zip", new Response(site));
     await c.put("stdlib.zip", new Response(std));
-  } catch { /* kept next time, or never: the app works either way */ }
+  } catch (e) { console.warn("darkcity: the compile was not kept:", e && e.message); }  // (the app works either way)
 }
 ready.catch((e) => postMessage({ type: "failed", message: String(e && e.message || e) }));
 
