@@ -49,6 +49,7 @@ import os
 import statistics
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,11 @@ window.inWorker = () => new Promise((resolve) => {
   w.postMessage(0);
 });
 </script>"""
+
+#: Whether the worker has kept its compiled Python (worker.js) in the browser's cache.
+KEPT = """() => caches.keys().then((ks) => Promise.all(ks.filter((k) => k.startsWith(
+  'darkcity-compiled-')).map((k) => caches.open(k).then((c) => c.match('stdlib.zip')))))
+  .then((hits) => hits.some(Boolean))"""
 
 #: The field typeable on each page's set-up, and the page's name.
 PAGES = {"index.html": ("[data-testid=seat-0]", "companion"),
@@ -236,10 +242,9 @@ def visit(context: Any, url: str, field: str, linger: float = 0) -> dict[str, An
         engine = page.evaluate("window.__darkcityEngine")
         controlled = page.evaluate("!!navigator.serviceWorker.controller")
         if linger:  # (until the worker has kept its compile: this build's, not a baseline's)
-            with contextlib.suppress(Exception):
-                page.wait_for_function(
-                    "() => caches.keys().then((k) => k.some((x) => x.startsWith("
-                    "'darkcity-compiled-')))", timeout=linger * 1000)
+            end = time.monotonic() + linger
+            while time.monotonic() < end and not page.evaluate(KEPT):
+                page.wait_for_timeout(500)
     finally:
         page.close()
     st = engine["stages"]

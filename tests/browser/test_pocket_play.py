@@ -394,10 +394,13 @@ def test_a_damaged_save_opens_at_its_last_consistent_decision_and_the_list_names
         _play_until(page, code, 12, random.Random(5))
         # the phone's compile of its Python, kept after its first start, is what the
         # next start reads: every module still there
-        page.wait_for_function(
-            "() => caches.keys().then((ks) => Promise.all(ks.filter((k) => k.startsWith("
-            "'darkcity-compiled-')).map((k) => caches.open(k).then((c) => c.match("
-            "'stdlib.zip'))))).then((hits) => hits.some(Boolean))", timeout=120_000)
+        kept = ("() => caches.keys().then((ks) => Promise.all(ks.filter((k) => k.startsWith("
+                "'darkcity-compiled-')).map((k) => caches.open(k).then((c) => c.match("
+                "'stdlib.zip'))))).then((hits) => hits.some(Boolean))")
+        end = time.monotonic() + 120
+        while not page.evaluate(kept):
+            assert time.monotonic() < end, "the phone's compile was not kept"
+            time.sleep(0.5)
         page.goto(f"{static.origin}/play.html")  # (the list: nothing holds the game)
         engine_ready(page)
         assert page.evaluate("window.__darkcityEngine.compiled") is True

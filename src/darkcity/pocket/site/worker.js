@@ -29,6 +29,7 @@ const COMPILED = "darkcity-compiled-__COMPILED__";
 
 async function compiledKept() {
   try {
+    if (!(await caches.has(COMPILED))) return null;
     const c = await caches.open(COMPILED);
     const [std, site] = await Promise.all([c.match("stdlib.zip"), c.match("site.zip")]);
     if (std && site) return { stdlib: await std.arrayBuffer(), site: await site.arrayBuffer() };
