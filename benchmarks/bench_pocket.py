@@ -22,7 +22,9 @@ tab:
   library), the wheel unpacked, darkcity imported;
 
 for the companion (``index.html``) and a game against bots (``play.html``), at full
-speed and slowed 4x (``--rates``). Then ``--nights`` of the Mayor's entries through the
+speed and slowed 4x (``--rates``; the quota is first calibrated until the fixed loop in a
+worker takes four times its unlimited time: on a machine others load, a quarter of one
+CPU is not that). Then ``--nights`` of the Mayor's entries through the
 companion's transport (each saved to IndexedDB before it is answered), and what a phone
 downloads once, every file raw and gzip-compressed. The machine's load average is
 printed: figures taken on a loaded machine say so.
@@ -191,11 +193,37 @@ class Slower:
                 self.path = v1 / name
         self.why = None if self.path else ("no writable cgroup with a cpu controller "
                                            "(/sys/fs/cgroup): the browser is not slowed")
+        self.quotas: dict[float, int] = {}
+
+    def calibrate(self, rate: float, timed: Any) -> list[float]:
+        """On a machine others load, a quarter of one CPU is not four times slower than
+        what the browser gets unlimited: the quota is adjusted until the fixed loop in a
+        worker (``timed()``, ms) takes ``rate`` times its unlimited time. The ratios seen."""
+        if self.path is None or rate <= 1:
+            return []
+        self.set(-1)
+        base = min(timed() for _ in range(3))
+        quota, seen = self.PERIOD / rate, []
+        for _ in range(4):
+            self.set(int(quota))
+            ratio = min(timed() for _ in range(2)) / base
+            seen.append(ratio)
+            if abs(ratio - rate) / rate < 0.15:
+                break
+            quota = max(1000.0, min(float(self.PERIOD), quota * ratio / rate))
+        self.quotas[rate] = int(quota)
+        self.set(-1)
+        return seen
 
     def rate(self, rate: float) -> None:
+        """``rate`` times slower: the quota ``1/rate`` of one CPU, or as calibrated."""
         if self.path is None:
             return
-        quota = -1 if rate <= 1 else int(self.PERIOD / rate)
+        quota = -1 if rate <= 1 else self.quotas.get(rate, int(self.PERIOD / rate))
+        self.set(quota)
+
+    def set(self, quota: int) -> None:
+        assert self.path is not None
         if self.v2:
             (self.path / "cpu.max").write_text(f"{'max' if quota < 0 else quota} {self.PERIOD}")
         else:
@@ -321,6 +349,12 @@ def main() -> None:
                 # the slow-down reaches the worker: a fixed loop in the page and in a worker
                 probe = browser.new_context().new_page()
                 probe.goto(url + "__probe.html")
+                for rate in rates:
+                    seen = slower.calibrate(rate, lambda: probe.evaluate("inWorker()"))
+                    if seen:
+                        ratios = ", ".join(f"{r:.1f}" for r in seen)
+                        print(f"calibrated {rate:.0f}x: quota {slower.quotas[rate]} us of "
+                              f"{slower.PERIOD} (ratios seen {ratios})")
                 print("a fixed loop (ms), timed in the page and in a Web Worker:")
                 for rate in rates:
                     slower.rate(rate)

@@ -119,6 +119,8 @@ def summary(host: LocalHost) -> dict[str, Any]:
         totals = [total(j) for j in game.journals]
         xp = max(totals, default=0)
         leaders = [p for p, x in zip(game.players, totals, strict=True) if x == xp and xp]
+        if len(leaders) == len(game.players):  # everyone level: nobody leads
+            leaders = []
     return {"people": [s["name"] for s in seats if s["kind"] == "human"],
             "bots": [{"name": s["name"], "level": s["level"]} for s in seats
                      if s["kind"] == "bot"],

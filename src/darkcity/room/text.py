@@ -162,6 +162,7 @@ UI: Final = (
     _("{n} bots ({levels})"),
     _("Won by {names}"),
     _("{names} leads with {xp} XP"),
+    _("{names} lead with {xp} XP"),
     _("Its save was damaged: it goes on from its last consistent move."),
     _("Delete this game from this phone? It cannot be undone."),
     _("There is no game {code} on this phone: it was deleted, or it is kept by another "

@@ -154,7 +154,7 @@ function gameRow(g, box) {
   const levels = [...new Set(bots.map((b) => b.level))].map((k) => word("levels", k));
   const who = [people.join(", "), bots.length ? t("{n} bots ({levels})", { n: bots.length, levels: levels.join(", ") }) : ""].filter(Boolean).join(" + ");
   const where = g.status === "over" ? (s.leaders && s.leaders.length ? t("Won by {names}", { names: s.leaders.join(", ") }) : t("The game is over"))
-    : s.night ? [t("Night {n}", { n: s.night }), s.leaders && s.leaders.length ? t("{names} leads with {xp} XP", { names: s.leaders.join(", "), xp: s.xp }) : ""].filter(Boolean).join(" · ")
+    : s.night ? [t("Night {n}", { n: s.night }), s.leaders && s.leaders.length ? t(s.leaders.length === 1 ? "{names} leads with {xp} XP" : "{names} lead with {xp} XP", { names: s.leaders.join(", "), xp: s.xp }) : ""].filter(Boolean).join(" · ")
       : (STATUS[g.status] || (() => g.status))();
   return el("li", { "data-testid": `game-${g.code}` },
     el("div", { class: "who" },
