@@ -56,8 +56,8 @@ export async function startEngine(url, t) {
         const m = event.data || {};
         if (m.type === "download" && m.total) showStage({ stage: "download", done: m.done / m.total }, t);
       };
-      sw.addEventListener("message", said);
-      showStage({ stage: "download", done: 0 }, t);
+      sw.addEventListener("message", said);  // (said from its first news: the page's
+      // catalog has come by then, and each news says it again in the reader's words)
       await new Promise((resolve) => {
         sw.addEventListener("controllerchange", resolve, { once: true });
         const watch = () => { if (["activated", "redundant"].includes(installing.state)) resolve(); };
