@@ -21,7 +21,6 @@ import pytest
 from darkcity.pocket import build
 from darkcity.pocket.build import RUNTIME_FILES, BuildError, build_site, build_wheel, runtime
 
-
 #: A standard library in miniature: what imports what, at the top or in a function.
 STDLIB = {
     "os.py": "import stat\n",
