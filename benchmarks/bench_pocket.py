@@ -105,7 +105,8 @@ window.inWorker = () => new Promise((resolve) => {
 
 #: Whether the worker has kept its compiled Python (worker.js) in the browser's cache.
 KEPT = """() => caches.keys().then((ks) => Promise.all(ks.filter((k) => k.startsWith(
-  'darkcity-compiled-')).map((k) => caches.open(k).then((c) => c.match('stdlib.zip')))))
+  'darkcity-compiled-')).map((k) => caches.open(k).then((c) => c.keys()).then((r) =>
+  r.some((x) => x.url.endsWith('stdlib.zip'))))))
   .then((hits) => hits.some(Boolean))"""
 
 #: The field typeable on each page's set-up, and the page's name.

@@ -395,8 +395,9 @@ def test_a_damaged_save_opens_at_its_last_consistent_decision_and_the_list_names
         # the phone's compile of its Python, kept after its first start, is what the
         # next start reads: every module still there
         kept = ("() => caches.keys().then((ks) => Promise.all(ks.filter((k) => k.startsWith("
-                "'darkcity-compiled-')).map((k) => caches.open(k).then((c) => c.match("
-                "'stdlib.zip'))))).then((hits) => hits.some(Boolean))")
+                "'darkcity-compiled-')).map((k) => caches.open(k).then((c) => c.keys())"
+                ".then((r) => r.some((x) => x.url.endsWith('stdlib.zip')))))).then("
+                "(hits) => hits.some(Boolean))")
         end = time.monotonic() + 120
         while not page.evaluate(kept):
             assert time.monotonic() < end, "the phone's compile was not kept"

@@ -91,7 +91,8 @@ self.addEventListener("message", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
-  if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
+  const compiled = url.pathname.includes("/compiled/");  // (asked for with HEAD first)
+  if ((event.request.method !== "GET" && !compiled) || url.origin !== self.location.origin) return;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     // a page under any address of its scope (?table=CODE): that page (play.html), or
@@ -100,6 +101,11 @@ self.addEventListener("fetch", (event) => {
     const hit = await cache.match(event.request, { ignoreSearch: page })
       || (page ? await cache.match(new URL("./", self.registration.scope).href) : undefined);
     if (hit) return hit;
+    // the phone's own compile of its Python, kept by the engine's worker (worker.js)
+    if (compiled) {
+      const made = await caches.match(event.request, { ignoreMethod: true });
+      return made || new Response("", { status: 404 });
+    }
     return fetch(event.request);
   })());
 });

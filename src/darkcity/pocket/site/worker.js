@@ -24,22 +24,25 @@ const opened = new Map();  // code -> the version the engine holds
 
 // The phone's own compile of its Python (darkcity.pocket.worker.compile_all), made once
 // after a first start and kept in the browser's cache under this build's name: later
-// starts read bytecode instead of compiling some 200 modules again.
+// starts read bytecode instead of compiling some 200 modules again. Pyodide fetches the
+// standard library from an address: the service worker serves this one from that cache
+// (a blob: address would break a policy of connect-src 'self', as the server's /app/ has).
 const COMPILED = "darkcity-compiled-__COMPILED__";
+const COMPILED_AT = here("compiled/__COMPILED__/");
 
 async function compiledKept() {
   try {
     if (!(await caches.has(COMPILED))) return null;
-    const c = await caches.open(COMPILED);
-    const [std, site] = await Promise.all([c.match("stdlib.zip"), c.match("site.zip")]);
-    if (std && site) return { stdlib: await std.arrayBuffer(), site: await site.arrayBuffer() };
+    const site = await (await caches.open(COMPILED)).match(`${COMPILED_AT}site.zip`);
+    const std = site && await fetch(`${COMPILED_AT}stdlib.zip`, { method: "HEAD" });
+    if (site && std && std.ok) return { stdlib: `${COMPILED_AT}stdlib.zip`, site: await site.arrayBuffer() };
   } catch { /* no cache here (a plain-HTTP address): compiled each time */ }
   return null;
 }
 
 async function start(kept) {
   const pyodide = await loadPyodide({ indexURL: here("./pyodide/"), lockFileContents: LOCK,
-    stdLibURL: kept ? URL.createObjectURL(new Blob([kept.stdlib])) : undefined });
+    stdLibURL: kept ? kept.stdlib : undefined });
   const t1 = performance.now();
   progress("wheel", 0.7);
   const wheel = await fetch(here(WHEEL));
@@ -86,8 +89,8 @@ async function keepCompiled() {
     made.destroy();
     for (const key of await caches.keys()) if (key.startsWith("darkcity-compiled-") && key !== COMPILED) await caches.delete(key);
     const c = await caches.open(COMPILED);
-    await c.put("site.zip", new Response(site));
-    await c.put("stdlib.zip", new Response(std));
+    await c.put(`${COMPILED_AT}site.zip`, new Response(site));
+    await c.put(`${COMPILED_AT}stdlib.zip`, new Response(std, { headers: { "Content-Type": "application/zip" } }));
   } catch (e) { console.warn("darkcity: the compile was not kept:", e && e.message); }  // (the app works either way)
 }
 ready.catch((e) => postMessage({ type: "failed", message: String(e && e.message || e) }));
