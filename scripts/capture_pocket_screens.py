@@ -1,8 +1,10 @@
 """Screenshots of the pocket app's play and record pages on a 375 px phone, in English
 and Portuguese: ``docs/screens/pocket/{screen}-{lang}-375.png`` for the set-up of a
-game against bots, a gesture in a solo game, the hand-over of a phone passed from hand
-to hand, and a record stepped through (the companion's screens are taken by
-``tests/browser/test_pocket_app.py``).
+game against bots, a gesture in a solo game, the games kept on the phone (whose game
+each is), the same game opened in a second tab (told, and offered to take it over),
+the hand-over of a phone passed from hand to hand, a night's story read by the whole
+table before the phone is handed on, and a record stepped through (the companion's
+screens are taken by ``tests/browser/test_pocket_app.py``).
 
     python3 scripts/capture_pocket_screens.py              # both languages
     python3 scripts/capture_pocket_screens.py --lang pt_BR --out /tmp/shots
@@ -38,7 +40,7 @@ LOCALES = {"en": "en-US", "pt_BR": "pt-BR"}
 
 
 def ready(page: Any) -> None:
-    page.wait_for_function("document.documentElement.dataset.engine === 'ready'",
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'",
                            timeout=120_000)
 
 
@@ -62,7 +64,8 @@ def shots(browser: Any, origin: str, lang: str, out: Path, record: Path) -> list
         page.get_by_test_id("players").fill("6")
         page.get_by_test_id("players").dispatch_event("change")
         page.get_by_test_id("create").click()
-        page.wait_for_function("location.hash.length > 1")
+        page.wait_for_function("() => location.hash.length > 1")
+        code = page.evaluate("location.hash.slice(1)")
         rng, end = random.Random(3), time.monotonic() + 120
         while time.monotonic() < end:
             if phase(page) == "gesture" and page.locator("[data-testid^=choice-]").count():
@@ -70,15 +73,43 @@ def shots(browser: Any, origin: str, lang: str, out: Path, record: Path) -> list
                 break
             click_something(page, rng)
             time.sleep(0.05)
-        # a phone passed from hand to hand: the hand-over screen
+        # the same game in a second tab: told, and offered to take it over
+        second = context.new_page()
+        second.goto(f"{origin}/play.html#{code}")
+        ready(second)
+        second.get_by_test_id("fatal").wait_for(timeout=30_000)
+        time.sleep(0.35)
+        path = out / f"play-elsewhere-{lang}-375.png"
+        second.screenshot(path=str(path))
+        made.append(path)
+        second.close()
+        # the games on this phone, each saying whose game it is
         page.goto(f"{origin}/play.html")
         ready(page)
+        page.get_by_test_id(f"who-{code}").wait_for(timeout=30_000)
+        shoot("play-list")
+        # a phone passed from hand to hand: the hand-over screen, then a night's story
+        # read by the whole table before the phone is handed on
         page.get_by_test_id("name").fill("Ana")
         page.get_by_test_id("add-person").click()
         page.get_by_test_id("name-1").fill("Bia")
+        page.get_by_test_id("players").fill("4")
+        page.get_by_test_id("players").dispatch_event("change")
+        page.get_by_test_id("pace").select_option("fast")
         page.get_by_test_id("create").click()
         page.get_by_test_id("handover-show").wait_for(timeout=60_000)
         shoot("handover")
+        end = time.monotonic() + 240
+        while time.monotonic() < end:
+            if page.get_by_test_id("hand-on").is_visible():
+                shoot("play-story")
+                break
+            if page.get_by_test_id("handover-show").is_visible():
+                page.get_by_test_id("handover-show").click()
+                time.sleep(0.2)
+                continue
+            click_something(page, rng)
+            time.sleep(0.05)
         # a record stepped through
         page.goto(f"{origin}/replay.html")
         ready(page)

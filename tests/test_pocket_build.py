@@ -21,13 +21,41 @@ import pytest
 from darkcity.pocket import build
 from darkcity.pocket.build import RUNTIME_FILES, BuildError, build_site, build_wheel, runtime
 
+#: A standard library in miniature: what imports what, at the top or in a function.
+STDLIB = {
+    "os.py": "import stat\n",
+    "stat.py": '"""Constants."""\n# a comment\nX = 1  # said\n',
+    "json/__init__.py": ('"""JSON."""\nfrom .decoder import JSONDecoder\n\n\n'
+                         'def dumps():\n    """Text."""\n    from . import encoder\n'
+                         "    import pickle\n    return encoder\n"),
+    "json/decoder.py": "class JSONDecoder:\n    '''Reads.'''\n",
+    "json/encoder.py": "E = 2\n",
+    "pickle.py": "import json\n",
+    "heapq.py": 'if __name__ == "__main__":\n    import doctest\n',
+    "doctest.py": "X = 3\n",
+    "multiprocessing/__init__.py": "Y = 4\n",
+    "asyncio/__init__.py": "import multiprocessing\n",
+    "_pyodide/__init__.py": '"""Pyodide\'s own: kept whole."""\n',
+    "pyodide/__init__.py": "",
+    "unused.py": "Z = 5\n",
+}
+
 
 def fake_runtime(folder: Path) -> dict[str, str]:
-    """A runtime's files (not Pyodide's) in ``folder``, and their hashes."""
+    """A runtime's files (not Pyodide's) in ``folder``, and their hashes: a standard
+    library zip in miniature and a lock with its header."""
     folder.mkdir(parents=True, exist_ok=True)
     hashes = {}
     for name in RUNTIME_FILES:
         data = f"fake {name}".encode()
+        if name == "python_stdlib.zip":
+            buf = io.BytesIO()
+            with zipfile.ZipFile(buf, "w") as z:
+                for path, text in STDLIB.items():
+                    z.writestr(path, text)
+            data = buf.getvalue()
+        elif name == "pyodide-lock.json":
+            data = json.dumps({"info": {"python": "3.14.2"}, "packages": {"numpy": {}}}).encode()
         (folder / name).write_bytes(data)
         hashes[name] = hashlib.sha256(data).hexdigest()
     return hashes
@@ -173,3 +201,77 @@ def test_a_folder_that_is_not_a_build_is_never_emptied(
         build_site(tmp_path / "home", cache=tmp_path / "cache")
     assert "not empty" in str(e.value)
     assert (tmp_path / "home" / "thesis.txt").read_text() == "precious"
+
+
+def test_the_standard_library_is_trimmed_to_what_darkcity_and_pyodide_import() -> None:
+    """The runtime's standard library repacked with what the roots import, following each
+    module's own imports (at its top; its own package's in a function too), never a
+    ``__main__`` block's nor a module a browser cannot run; docstrings and comments gone,
+    every line where it was."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for path, text in STDLIB.items():
+            z.writestr(path, text)
+    trimmed, kept = build.trim_stdlib(buf.getvalue(), {"json", "os", "heapq", "asyncio"})
+    assert set(kept) >= {"json", "json.decoder", "json.encoder", "os", "stat", "heapq",
+                         "asyncio", "_pyodide", "pyodide"}
+    # pickle: imported inside a function of another package; doctest: under __main__;
+    # multiprocessing: no process in a browser; unused: nobody's
+    assert not {"pickle", "doctest", "multiprocessing", "unused"} & set(kept)
+    z = zipfile.ZipFile(io.BytesIO(trimmed))
+    stat = z.read("stat.py").decode()
+    assert "Constants" not in stat and "comment" not in stat and "said" not in stat
+    assert stat.splitlines()[2] == "X = 1"  # (line 3 still)
+    dumps = z.read("json/__init__.py").decode()
+    assert "Text." not in dumps and dumps.count("\n") == STDLIB["json/__init__.py"].count("\n")
+    compile(dumps, "json", "exec")
+    assert z.read("_pyodide/__init__.py").decode() == STDLIB["_pyodide/__init__.py"]
+    decoder = z.read("json/decoder.py").decode()
+    assert "Reads" not in decoder and "pass" in decoder  # (a class of a docstring only)
+
+
+def test_every_page_has_a_policy_as_strict_as_the_servers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The static site sends no headers of its own: each page carries the server's
+    Content-Security-Policy as a meta element, but for what a meta policy cannot say
+    (frame-ancestors), its own <base> ('self') and Pyodide's WebAssembly."""
+    from darkcity.server.headers import CSP as SERVER
+
+    def directives(policy: str) -> dict[str, set[str]]:
+        return {d.split()[0]: set(d.split()[1:]) for d in policy.split(";") if d.strip()}
+
+    ours, theirs = directives(build.CSP), directives(SERVER)
+    assert set(ours) == set(theirs) - {"frame-ancestors"}
+    for name, sources in ours.items():
+        if name == "base-uri":
+            assert theirs[name] == {"'none'"} and sources == {"'self'"}
+            continue
+        extra = {"'wasm-unsafe-eval'"} if name == "script-src" else set()
+        assert sources == theirs[name] | extra, name
+    hashes = fake_runtime(tmp_path / "cache")
+    monkeypatch.setattr(build, "pinned_hashes", lambda: hashes)
+    build_site(tmp_path / "out", cache=tmp_path / "cache")
+    for page in ("index.html", "play.html", "replay.html"):
+        html = (tmp_path / "out" / page).read_text()
+        assert f'<meta http-equiv="Content-Security-Policy" content="{build.CSP}">' in html
+        assert html.index("Content-Security-Policy") < html.index("<script")
+    # the runtime's lock is given to loadPyodide trimmed to its header, not shipped
+    worker = (tmp_path / "out" / "worker.js").read_text()
+    assert '"packages": {}' in worker and "numpy" not in worker
+    assert not (tmp_path / "out" / "pyodide" / "pyodide-lock.json").exists()
+
+
+def test_the_manifest_speaks_each_language_with_its_icons(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    hashes = fake_runtime(tmp_path / "cache")
+    monkeypatch.setattr(build, "pinned_hashes", lambda: hashes)
+    build_site(tmp_path / "out", cache=tmp_path / "cache")
+    en = json.loads((tmp_path / "out" / "manifest.webmanifest").read_text())
+    pt = json.loads((tmp_path / "out" / "manifest.pt_BR.webmanifest").read_text())
+    assert en["lang"] == "en" and pt["lang"] == "pt-BR" and en["name"] != pt["name"]
+    assert "Burgomestre" in pt["name"] and "companion" not in en["name"].lower()
+    icons = {(i["sizes"], i.get("purpose")) for i in en["icons"]}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= icons
+    assert all(i.get("purpose") != "any maskable" for i in en["icons"])
+    for icon in en["icons"]:
+        assert (tmp_path / "out" / icon["src"]).is_file(), icon

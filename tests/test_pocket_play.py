@@ -147,6 +147,72 @@ def test_a_game_resumes_from_what_the_worker_saved() -> None:
     assert e["code"] == "invalid" and "decisions" in e["message"]
 
 
+def _played(n: int) -> tuple[str, dict[str, Any], list[dict[str, Any]], float]:
+    """A solo game against random bots to its ``n``-th stored decision: its code, its
+    row and the decisions as the worker saved them, and the time then."""
+    got = _call("create", body={"name": "Ana", "players": 5, "level": "random"}, lang="en",
+                now=100)["value"]
+    code, row, stored, now = got["code"], got["row"], list(got["stored"]), 100.0
+    while len(stored) < n:
+        now = max(now, got["due"])
+        got = _call("advance", code=code, now=now)["value"]
+        stored += got["stored"]
+        row = got["row"]
+    _call("forget", code=code)
+    return code, row, stored, now
+
+
+def test_a_damaged_save_opens_at_its_last_consistent_decision_the_rest_named() -> None:
+    """Two tabs that wrote one game left ``[0, 1 ... 9, 9, 10 ...]`` (issue #50): it
+    opens at decision 10, says in words that the rest was set aside (and how many), and
+    goes on from there; a decision the game refuses is cut the same way."""
+    code, row, stored, now = _played(30)
+    other = [dict(d) for d in stored[9:]]  # the second tab's, from the same place
+    damaged = stored[:10] + other
+    back = _call("resume", code=code, row=row, decisions=damaged, now=now, lang="pt_BR")
+    value = back["value"]
+    assert value["repaired"] == {"kept": 10, "set_aside": len(damaged) - 10,
+                                 "night": value["repaired"]["night"]}
+    notice = value["messages"][0]
+    assert notice["type"] == "notice" and str(len(damaged) - 10) in notice["message"]
+    assert "aside" not in notice["message"]  # (in the reader's language)
+    assert value["messages"][1]["type"] == "welcome"
+    game = play._games[code].host.room.game
+    assert game is not None and len(game.log) == 10
+    # it goes on: the next decision stored takes place 10
+    later = _call("advance", code=code, now=now + 5)["value"]
+    assert [d["seq"] for d in later["stored"]][:1] in ([], [10])
+    _call("forget", code=code)
+    # a decision the game refuses (a pick of a card nobody holds): cut before it
+    bad = [dict(d) for d in stored]
+    bad[12] = {**bad[12], "decision": {"type": "nonsense", "player": "Ana"}}
+    value = _call("resume", code=code, row=row, decisions=bad, now=now)["value"]
+    assert value["repaired"]["kept"] == 12 and value["repaired"]["set_aside"] == 18
+    _call("forget", code=code)
+    # an intact save opens whole, with nothing said
+    value = _call("resume", code=code, row=row, decisions=stored, now=now)["value"]
+    assert value["repaired"] is None and value["messages"][0]["type"] == "welcome"
+    _call("forget", code=code)
+
+
+def test_the_list_of_games_names_whose_game_it_is() -> None:
+    """Each answer carries the game's summary (the people, the bots and their levels,
+    the night, who leads); a saved game is read without being taken (``saved``)."""
+    got = _call("create", body={"names": ["Ana", "Bia"], "players": 5, "level": "random"},
+                lang="en", now=0)["value"]
+    s = got["summary"]
+    assert s["people"] == ["Ana", "Bia"] and len(s["bots"]) == 3
+    assert {b["level"] for b in s["bots"]} == {"random"} and all(b["name"] for b in s["bots"])
+    assert s["record"] is False and s["over"] is False
+    _call("forget", code=got["code"])
+    code, row, stored, now = _played(40)
+    read = _call("saved", code=code, row=row, decisions=stored, now=now)["value"]
+    assert read["summary"]["people"] == ["Ana"] and read["summary"]["night"] >= 1
+    assert code not in play._games  # nothing kept
+    e = _call("saved", code=code, row=row, decisions=stored, now=now, record=True)["error"]
+    assert e["code"] == "not-over"  # a record only once the game is over
+
+
 def test_a_refused_move_comes_back_as_the_sockets_error_message() -> None:
     got = _call("create", body={"name": "Ana", "players": 4, "level": "random",
                                 "start": False}, lang="en", now=0)["value"]

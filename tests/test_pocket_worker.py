@@ -140,3 +140,62 @@ def test_a_refusal_is_in_the_readers_language_and_never_a_trace() -> None:
     phone = refused("enter", code=code, entry={"type": "drafted"}, reader="Ana", lang="en")
     assert phone == {"status": 403, "code": "not-mayor",
                      "message": "Only the Mayor enters that."}
+
+
+def test_each_kind_of_file_is_said_where_it_opens_and_one_size_limit() -> None:
+    """A played game's record brought to the companion, a companion's table or a night
+    brought to the record viewer: each is refused saying where it opens; a file over the
+    server's limit for a record (1 MiB) is refused with the limit in words, on both."""
+    from darkcity.pocket import play
+    from darkcity.server.config import ServerConfig
+
+    assert ServerConfig().max_record_bytes == worker.MAX_RECORD_BYTES  # one limit
+    said = refused("import", text=json.dumps({"format": "darkcity-game/1"}), lang="en", now=1)
+    assert said["code"] == "a-game-record" and "Open a game record" in said["message"]
+    big = json.dumps({"format": "darkcity-table/1", "pad": "x" * 1_100_000})
+    said = refused("import", text=big, lang="pt_BR", now=1)
+    assert said["code"] == "too-big" and "1 MB" in said["message"]
+
+    def review(record: object) -> dict[str, Any]:
+        got = json.loads(play.call("review", json.dumps({"record": record, "night": 1})))
+        assert "error" in got, got
+        return dict(got["error"])
+
+    assert "companion" in review({"format": "darkcity-table/1"})["message"]
+    assert review({"format": "darkcity-round/1"})["code"] == "a-round"
+    assert review({"format": "darkcity-game/1", "pad": "x" * 1_100_000})["code"] == "too-big"
+
+
+def test_the_phones_compile_of_its_python_is_bytecode_that_imports(tmp_path: Any) -> None:
+    """``compile_all`` (run once on the phone, kept in its cache): the standard library
+    zip with every module as unchecked hash-based bytecode, importable from the zip
+    with no source; darkcity's modules' ``__pycache__`` files where Python looks."""
+    import io
+    import subprocess
+    import sys
+    import zipfile
+
+    std = tmp_path / "stdlib.zip"
+    with zipfile.ZipFile(std, "w") as z:
+        z.writestr("tinymod.py", "VALUE = 6 * 7\n")
+        z.writestr("tinypkg/__init__.py", "from .part import X\n")
+        z.writestr("tinypkg/part.py", "X = 'x'\n")
+        z.writestr("tinypkg/data.txt", "kept as it is")
+    site = tmp_path / "site"
+    (site / "darkcity" / "room").mkdir(parents=True)
+    (site / "darkcity" / "__init__.py").write_text("")
+    (site / "darkcity" / "room" / "names.py").write_text("N = 1\n")
+    stdlib, pycache = worker.compile_all(str(std), str(site))
+    names = zipfile.ZipFile(io.BytesIO(stdlib)).namelist()
+    assert sorted(names) == ["tinymod.pyc", "tinypkg/__init__.pyc", "tinypkg/data.txt",
+                             "tinypkg/part.pyc"]
+    (tmp_path / "compiled.zip").write_bytes(stdlib)
+    tag = sys.implementation.cache_tag
+    assert sorted(zipfile.ZipFile(io.BytesIO(pycache)).namelist()) == [
+        f"darkcity/__pycache__/__init__.{tag}.pyc",
+        f"darkcity/room/__pycache__/names.{tag}.pyc"]
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import tinymod, tinypkg; "
+            "print(tinymod.VALUE, tinypkg.X, tinymod.__file__.endswith('.pyc'))")
+    out = subprocess.run([sys.executable, "-I", "-c", code, str(tmp_path / "compiled.zip")],
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["42", "x", "True"]

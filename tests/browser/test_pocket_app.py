@@ -141,7 +141,7 @@ class PocketDriver(Driver):
 
 
 def engine_ready(page: Any) -> None:
-    page.wait_for_function("document.documentElement.dataset.engine === 'ready'",
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'",
                            timeout=120_000)
 
 
@@ -160,7 +160,7 @@ def test_a_night_on_one_phone_offline_saved_exported_and_imported(
         expect(page.get_by_test_id("engine-progress")).to_have_count(1)
         engine_ready(page)
         page.wait_for_function(
-            "navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)",
+            "() => navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)",
             timeout=60_000)
         version = json.loads((site.out / "version.json").read_text())["version"]
         assert page.evaluate("caches.keys()") == [f"darkcity-pocket-{version}"]
@@ -301,7 +301,7 @@ def test_a_new_version_is_said_and_taken_only_when_asked(
         page.goto(f"{served.origin}/")
         engine_ready(page)
         page.wait_for_function(
-            "navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)",
+            "() => navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)",
             timeout=60_000)
         # the next build: another version, another set-up title
         new = "0" * 16
@@ -322,7 +322,7 @@ def test_a_new_version_is_said_and_taken_only_when_asked(
             page.get_by_test_id("update-reload").click()
         engine_ready(page)
         assert page.title().startswith("New")
-        page.wait_for_function(f"caches.keys().then((k) => k.length === 1 && k[0] === "
+        page.wait_for_function(f"() => caches.keys().then((k) => k.length === 1 && k[0] === "
                                f"'darkcity-pocket-{new}')")
     finally:
         context.close()
@@ -359,5 +359,49 @@ def test_a_full_storage_is_said_and_nothing_is_shown_done(browser: Any, static: 
                                      timeout=20_000)
         expect(page.get_by_test_id("panel-draft")).to_have_count(0)
         assert d.state() is None
+    finally:
+        context.close()
+
+
+API = """async ([op, args]) => {
+  const { api } = await import(new URL('static/table/api.js', document.baseURI).href);
+  try { return await api[op](...args); } catch (e) {
+    return { refused: e.message, status: e.status }; }
+}"""
+
+
+def test_two_tabs_of_one_table_one_writer(browser: Any, static: Static) -> None:
+    """The companion's table open in a second tab: told it is open elsewhere, with the
+    tap that takes it over; then the first tab says so and its entries are refused,
+    never written over the second's (issue #50)."""
+    players = ["Ana", "Bia", "Caio", "Duda", "Enzo", "Fred"]
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, locale="en-US")
+    first = context.new_page()
+    try:
+        first.goto(f"{static.origin}/")
+        engine_ready(first)
+        body = {"players": players, "deck": "basic", "lang": "en",
+                "free_xp": dict.fromkeys(players, "priest")}
+        code = first.evaluate(API, ["create", [body]])["code"]
+        first.goto(f"{static.origin}/?table={code}")
+        engine_ready(first)
+        first.get_by_test_id("panel-draft").wait_for(timeout=30_000)
+        second = context.new_page()
+        second.goto(f"{static.origin}/?table={code}")
+        engine_ready(second)
+        expect(second.get_by_test_id("elsewhere")).to_contain_text("open in another tab",
+                                                                   timeout=15_000)
+        second.get_by_test_id("take-over").click()
+        second.get_by_test_id("panel-draft").wait_for(timeout=30_000)
+        expect(first.get_by_test_id("elsewhere")).to_contain_text("opened in another tab",
+                                                                  timeout=15_000)
+        # the first tab's entry is refused, never written over the second's
+        said = first.evaluate(API, ["enter", [code, "local", {"type": "drafted"}]])
+        assert said.get("status") == 409, said
+        v = second.evaluate(API, ["enter", [code, "local", {"type": "drafted"}]])
+        assert "refused" not in v, v
+        second.reload()
+        engine_ready(second)
+        second.get_by_test_id("panel-count").wait_for(timeout=30_000)
     finally:
         context.close()

@@ -236,6 +236,11 @@ UI: Final = (
       "longer hold and were taken back. Enter them again from here."),
     _("Choose the free XP of {names}."),
     # the pocket app (issue #29): the phone's own engine, its tables, its updates
+    _("This table is open in another tab or window."),
+    _("This table was opened in another tab or window: it goes on there."),
+    _("This table changed in another tab or window: the page shows it as saved now."),
+    _("Use it here instead (the other tab stops)"),
+    _("Downloading the app for use offline: {percent}%"),
     _("A new version of the app is ready."),
     _("Thank you, {player}."),
     _("Hand the phone back to the Mayor."),

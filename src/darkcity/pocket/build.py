@@ -10,9 +10,12 @@ What it writes (``docs/pocket.md``)::
     replay.html, replay.js  the record viewer: a game record stepped through by the worker
                             (both pages written from site/page.html)
     engine.js               both pages' worker: requests, the engine's progress
-    manifest.webmanifest    the web app manifest (name, icons, colours), for a home screen
+    manifest.webmanifest    the web app manifest (name, icons, colours), for a home screen,
+    manifest.pt_BR.webmanifest  in English and in Portuguese (the page links its reader's)
     sw.js                   the service worker: every file below kept for offline use, in
-                            a cache named by the build's version
+                            a cache named by the build's version (a first visit downloads
+                            each once, its progress shown; an update takes the files that
+                            did not change from the version before)
     version.json            the build's version and its files (the service worker's list)
     worker.js               the Web Worker: Pyodide, darkcity's wheel, the tables' IndexedDB
     meta/en.json ...        the set-up's texts and decks, drawn before the engine is ready
@@ -21,8 +24,12 @@ What it writes (``docs/pocket.md``)::
     static/...              the pages: the companion's (server/static/table), the online
                             table's (server/static/js), what they import, their styles
     icons/...               the app's icons
-    pyodide/...             the Pyodide runtime, at the pinned version, hash-checked
+    pyodide/...             the Pyodide runtime, at the pinned version, hash-checked, its
+                            standard library trimmed to what darkcity and Pyodide import
+                            (:func:`trim_stdlib`), its package lock to its header
     wheels/darkcity-*.whl   a pure-Python wheel of what the browser needs of darkcity
+
+Every page carries a Content-Security-Policy (:data:`CSP`) as strict as the server's.
 
 The runtime is npm's ``pyodide`` package at :data:`PYODIDE_VERSION`, fetched with
 ``npm pack`` into a cache outside the repository (``$DARKCITY_CACHE``, else
@@ -33,6 +40,7 @@ to do when npm is missing, the registry cannot be reached, or a hash differs.
 
 from __future__ import annotations
 
+import ast
 import gzip
 import hashlib
 import io
@@ -45,18 +53,31 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import tokenize
 import zipfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Final
 
-__all__ = ["PYODIDE_VERSION", "BuildError", "Site", "build_site", "build_wheel", "runtime"]
+from darkcity.i18n import _, translator
+
+__all__ = ["CSP", "PYODIDE_VERSION", "BuildError", "Site", "build_site", "build_wheel",
+           "runtime", "trim_stdlib"]
 
 PYODIDE_VERSION: Final = "314.0.8"
-#: The runtime's files the app loads (the npm package also has its docs and maps).
+#: The runtime's files (the npm package also has its docs and maps), checked against
+#: their hashes; the site ships the first four (the lock is given to ``loadPyodide``
+#: trimmed, in ``worker.js``).
 RUNTIME_FILES: Final = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                         "python_stdlib.zip", "pyodide-lock.json")
+#: The pages' Content-Security-Policy (a ``<meta>``), as strict as the server's
+#: (``darkcity.server.headers.CSP``; ``tests/test_pocket_build.py`` compares them) but
+#: for what a meta policy cannot say (``frame-ancestors``), the page's own ``<base>``
+#: (``base-uri 'self'``) and WebAssembly for Pyodide (``'wasm-unsafe-eval'``).
+CSP: Final = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
+              "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
+              "font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'")
 HERE: Final = Path(__file__).resolve().parent
 PACKAGE: Final = HERE.parent  # src/darkcity (or site-packages/darkcity)
 #: The modules the worker imports (the companion's, and a game's room with its bots):
@@ -168,6 +189,200 @@ def runtime(cache: Path | None = None) -> Path:
         for name in RUNTIME_FILES:
             shutil.copyfile(staged / name, folder / name)
     return folder
+
+
+# -- the standard library, trimmed ---------------------------------------------------
+
+#: What Pyodide itself imports as it starts and unpacks the wheel (sys.modules in the
+#: worker, measured), beside what darkcity imports: the roots of the trim.
+PYODIDE_ROOTS: Final = (
+    "_pyodide", "_pyodide._base", "_pyodide._core_docs", "_pyodide._future_helper",
+    "_pyodide._importhook", "_pyodide.docs_argspec", "_pyodide.docstring",
+    "_pyodide.jsbind", "pyodide", "pyodide._package_loader", "pyodide._state",
+    "pyodide.code", "pyodide.common", "pyodide.ffi", "pyodide.webloop", "site",
+    "_sitebuiltins", "encodings", "encodings.aliases", "encodings.utf_8",
+    "encodings.utf_8_sig", "encodings.ascii", "encodings.latin_1", "encodings.cp437",
+    "encodings.raw_unicode_escape", "encodings.unicode_escape", "encodings.utf_16",
+    "encodings.utf_32", "zipimport", "codecs", "io", "abc", "os", "stat", "posixpath",
+    "genericpath", "_collections_abc", "warnings", "linecache", "traceback")
+#: Never in a browser (Windows, other processes, subinterpreters; their packages' parts
+#: too): the trim's scan cannot read a ``sys.platform`` test, nor tell a lazy import
+#: of ``concurrent.futures`` for a process pool the phone cannot start.
+NEVER: Final = ("asyncio.windows_events", "asyncio.windows_utils", "encodings._win_cp_codecs",
+                "encodings.mbcs", "encodings.oem", "nturl2path", "_ios_support",
+                "_android_support", "_osx_support", "multiprocessing",
+                "concurrent.futures.process", "concurrent.futures.interpreter",
+                "concurrent.interpreters", "pyodide._nodesock_transport",
+                # the pure-Python twins of modules built into Pyodide's runtime (_datetime,
+                # _abc, _decimal, _io): imported only where those are missing
+                "_pydatetime", "_py_abc", "_pydecimal", "_pyio")
+#: Not followed from a function's import: ``importlib``'s bootstrap asks for
+#: ``importlib.metadata`` (and with it ``email``) only in ``find_distributions()``,
+#: which nothing here calls (a module that imports it itself still brings it).
+NOT_LAZILY: Final = ("importlib.metadata",)
+#: Kept as they are (their docstrings are read at run time, or they are Pyodide's own).
+WHOLE: Final = ("_pyodide", "pyodide")
+
+_NEVER = tuple(x for n in NEVER for x in (n, n + "."))  # (a name, or a part of it)
+_IMPORT_LINE = re.compile(
+    r"^\s*(?:import\s+(?P<names>[\w., ]+?)\s*(?:#.*)?$"
+    r"|from\s+(?P<dots>\.*)(?P<mod>[\w.]*)\s+import\s+\(?\s*(?P<what>[\w, ]*))")
+_BLOCK = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s")
+
+
+def _module_of(path: str) -> str | None:
+    if not path.endswith(".py"):
+        return None
+    mod = path[:-3].replace("/", ".")
+    return mod.removesuffix(".__init__")
+
+
+def _resolve(mod: str, is_pkg: bool, dots: str, name: str) -> str:
+    if not dots:
+        return name
+    parts = mod.split(".") if is_pkg else mod.split(".")[:-1]
+    parts = parts[: len(parts) - (len(dots) - 1)]
+    return ".".join([*parts, name] if name else parts)
+
+
+def module_imports(text: str, mod: str, is_pkg: bool) -> set[str]:
+    """What a module of the standard library imports as it is imported: every import at
+    its top level (in ``try`` and ``if`` blocks too) and every import of its own package
+    (``from . import x``, ``importlib`` importing ``importlib.readers``: a function's too,
+    a package's parts call on one another), not another package's import inside a
+    function or a class, nor under ``if __name__ == "__main__"`` (read line by line: the
+    host's Python may be older than the runtime's and unable to parse it). A name may be
+    a module or a module's attribute: both are tried."""
+    found: set[str] = set()
+    top = mod.split(".")[0]
+    inside: int | None = None  # the indentation of the def/class being skipped
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        if inside is not None and indent <= inside:
+            inside = None
+        if inside is None and (_BLOCK.match(line)
+                               or (indent == 0 and stripped.startswith("if __name__"))):
+            inside = indent
+            continue
+        m = _IMPORT_LINE.match(line)
+        if not m:
+            continue
+        names: set[str] = set()
+        if m.group("names"):
+            names = {n.strip().split(" as ")[0].strip() for n in m.group("names").split(",")}
+        else:
+            base = _resolve(mod, is_pkg, m.group("dots"), m.group("mod"))
+            names = {base}
+            for what in m.group("what").split(","):
+                what = what.strip().split(" as ")[0].strip()
+                if what:
+                    names.add(f"{base}.{what}")
+        if inside is not None:  # (a function's: its own package's only)
+            names = {n for n in names if n.split(".")[0] == top
+                     and not n.startswith(NOT_LAZILY)}
+        found.update(names)
+    return found
+
+
+def darkcity_imports(sources: dict[str, bytes]) -> set[str]:
+    """Every module darkcity's wheel imports, wherever (a function's own import too)."""
+    found: set[str] = set()
+    for path, data in sources.items():
+        if not path.endswith(".py"):
+            continue
+        for node in ast.walk(ast.parse(data)):
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                found.add(node.module)
+                found.update(f"{node.module}.{a.name}" for a in node.names)
+    return {m for m in found if not m.startswith("darkcity")}
+
+
+def _stripped(text: bytes) -> bytes:
+    """A module without its docstrings and comments (as ``python -OO`` runs it), every
+    line where it was (a traceback's line numbers hold); unchanged where the host's
+    Python cannot parse it, or the result would not compile."""
+    try:
+        source = text.decode("utf-8")
+        tree = ast.parse(source)
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        return text
+    lines = source.splitlines(keepends=True)
+    spans: list[tuple[int, int, int, int, bool]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            first = node.body[0] if node.body else None
+            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str) and first.end_lineno is not None
+                    and first.end_col_offset is not None):
+                alone = len(node.body) == 1 and not isinstance(node, ast.Module)
+                spans.append((first.lineno, first.col_offset, first.end_lineno,
+                              first.end_col_offset, alone))
+    comments: list[tuple[int, int]] = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT and not (
+                    tok.start[0] <= 2 and re.match(r"#.*coding[:=]", tok.string)):
+                comments.append(tok.start)  # (an encoding's line stays)
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    for row, col in sorted(comments, reverse=True):
+        line = lines[row - 1]
+        end = "\n" if line.endswith("\n") else ""
+        lines[row - 1] = line[:col].rstrip() + end
+    for a, ac, b, bc, alone in sorted(spans, reverse=True):
+        head, tail = lines[a - 1][:ac], lines[b - 1][bc:]
+        lines[a - 1:b] = [head + ("pass" if alone else "") + "\n" * (b - a) + tail]
+    out = "".join(lines)
+    try:
+        compile(out, "<trimmed>", "exec", dont_inherit=True)
+    except SyntaxError:
+        return text
+    return out.encode("utf-8")
+
+
+def trim_stdlib(original: bytes, roots: set[str]) -> tuple[bytes, list[str]]:
+    """Pyodide's ``python_stdlib.zip`` repacked with only the modules ``roots`` (and
+    :data:`PYODIDE_ROOTS`) import, following each kept module's own imports, without
+    docstrings and comments: the zip and the modules kept (sorted)."""
+    with zipfile.ZipFile(io.BytesIO(original)) as z:
+        files = {i.filename: z.read(i) for i in z.infolist() if not i.is_dir()}
+    modules = {m: f for f in files if (m := _module_of(f)) is not None}
+    keep: set[str] = set()
+    todo = [*roots, *PYODIDE_ROOTS]
+    while todo:
+        name = todo.pop()
+        parts = name.split(".")
+        for i in range(1, len(parts) + 1):
+            mod = ".".join(parts[:i])
+            if mod in keep or mod not in modules or mod.startswith(_NEVER):
+                continue
+            keep.add(mod)
+            path = modules[mod]
+            todo.extend(module_imports(files[path].decode("utf-8", "replace"), mod,
+                                       path.endswith("__init__.py")))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        for mod in sorted(keep):
+            path = modules[mod]
+            data = files[path]
+            if mod.split(".")[0] not in WHOLE:
+                data = _stripped(data)
+            info = zipfile.ZipInfo(path, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            z.writestr(info, data)
+    return buf.getvalue(), sorted(keep)
+
+
+def _lock_header(lock: bytes) -> dict[str, object]:
+    """Pyodide's package lock without its packages (the app loads none)."""
+    doc = json.loads(lock)
+    return {"info": doc["info"], "packages": {}}
 
 
 # -- the wheel ------------------------------------------------------------------------
@@ -311,16 +526,30 @@ def _catalog(lang: str) -> bytes:
     return json.dumps(catalog(lang), ensure_ascii=False, sort_keys=True).encode()
 
 
+#: The app's name and description on a home screen, per language.
+MANIFEST_NAME: Final = _("Dark City: the Mayor on your phone")
+MANIFEST_ABOUT: Final = _("Dark City on one phone, offline: the table companion for a game "
+                          "with the real cards, a game against bots, the game records.")
+
+
 def _manifest(base: str, lang: str = "en") -> bytes:
+    """The web app manifest in ``lang``: its name and description, the icons at 192 and
+    512 px and a separate maskable one (drawn inside the safe zone a launcher may crop
+    to a circle)."""
+    t = translator(lang)
     return json.dumps({
-        "name": "Dark City · Table companion", "short_name": "Dark City",
-        "description": "The Mayor's assistant for Dark City with the real cards, offline.",
-        "start_url": base, "scope": base, "display": "standalone",
-        "background_color": "#0b0b10", "theme_color": "#0b0b10", "lang": lang,
-        "icons": [{"src": "icons/icon-512.png", "sizes": "512x512", "type": "image/png",
-                   "purpose": "any maskable"},
+        "name": t(MANIFEST_NAME), "short_name": "Dark City", "description": t(MANIFEST_ABOUT),
+        "start_url": base, "scope": base, "id": base, "display": "standalone",
+        "background_color": "#0b0b10", "theme_color": "#0b0b10",
+        "lang": "pt-BR" if lang == "pt_BR" else "en",
+        "icons": [{"src": "icons/icon-192.png", "sizes": "192x192", "type": "image/png",
+                   "purpose": "any"},
+                  {"src": "icons/icon-512.png", "sizes": "512x512", "type": "image/png",
+                   "purpose": "any"},
+                  {"src": "icons/icon-maskable-512.png", "sizes": "512x512",
+                   "type": "image/png", "purpose": "maskable"},
                   {"src": "icons/favicon.svg", "sizes": "any", "type": "image/svg+xml"}],
-    }, indent=1).encode()
+    }, indent=1, ensure_ascii=False).encode()
 
 
 def build_site(out: Path | str, *, base: str = "./", cache: Path | None = None) -> Site:
@@ -330,28 +559,42 @@ def build_site(out: Path | str, *, base: str = "./", cache: Path | None = None) 
     out = Path(out)
     if not base.endswith("/"):
         raise BuildError(f"the base path must end with '/': {base!r}")
-    rt = runtime(cache)
+    rt = runtime(cache)  # (every file checked against its pinned hash first)
     site = HERE / "site"
     static = PACKAGE / "server" / "static"
     files: dict[str, bytes] = {}
-    for name in RUNTIME_FILES:
+    for name in RUNTIME_FILES[:3]:
         files[f"pyodide/{name}"] = (rt / name).read_bytes()
     with tempfile.TemporaryDirectory() as tmp:
         wheel = build_wheel(Path(tmp))
         files[f"wheels/{wheel.name}"] = wheel.read_bytes()
+    with zipfile.ZipFile(io.BytesIO(files[f"wheels/{wheel.name}"])) as z:
+        used = darkcity_imports({n: z.read(n) for n in z.namelist() if n.endswith(".py")})
+    files["pyodide/python_stdlib.zip"], _kept = trim_stdlib(
+        (rt / "python_stdlib.zip").read_bytes(), used)
+    lock = json.dumps(_lock_header((rt / "pyodide-lock.json").read_bytes()), sort_keys=True)
     files.update(page_files())
     for lang in LANGS:
         files[f"meta/{lang}.json"] = _meta(lang)
         files[f"i18n/{lang}.json"] = _catalog(lang)
     files["meta/play.json"] = _play_meta()
     files["icons/icon-512.png"] = (static / "icon-512.png").read_bytes()
+    for icon in ("icon-192.png", "icon-maskable-512.png"):
+        files[f"icons/{icon}"] = (site / "icons" / icon).read_bytes()
     files["icons/favicon.svg"] = (static / "favicon.svg").read_bytes()
     files["manifest.webmanifest"] = _manifest(base)
+    files["manifest.pt_BR.webmanifest"] = _manifest(base, "pt_BR")
+    # the phone's own compile of its Python is kept under a name of what it compiles
+    compiled = _sha256(files["pyodide/python_stdlib.zip"] + files[f"wheels/{wheel.name}"]
+                       + PYODIDE_VERSION.encode())[:16]
     files["worker.js"] = (site / "worker.js").read_text(encoding="utf-8").replace(
-        "__WHEEL__", f"wheels/{wheel.name}").encode()
-    shell = (site / "index.html").read_text(encoding="utf-8").replace("__BASE__", base)
+        "__WHEEL__", f"wheels/{wheel.name}").replace("__LOCK__", lock).replace(
+        "__COMPILED__", compiled).encode()
+    shell = (site / "index.html").read_text(encoding="utf-8").replace(
+        "__BASE__", base).replace("__CSP__", CSP)
     files["index.html"] = shell.encode()
-    page = (site / "page.html").read_text(encoding="utf-8").replace("__BASE__", base)
+    page = (site / "page.html").read_text(encoding="utf-8").replace(
+        "__BASE__", base).replace("__CSP__", CSP)
     for name, script in (("play.html", "play.js"), ("replay.html", "replay.js")):
         files[name] = page.replace("__SCRIPT__", script).encode()
     # the version: a hash of every file, so that two builds of one checkout agree and
@@ -361,10 +604,15 @@ def build_site(out: Path | str, *, base: str = "./", cache: Path | None = None) 
         digest.update(p.encode() + b"\0" + _sha256(b).encode())
     version = digest.hexdigest()[:16]
     listed = sorted([*files, "./"])
+    # each file's hash: an update keeps the files that did not change (sw.js); "./" is
+    # index.html
+    hashes = {p: _sha256(files["index.html" if p == "./" else p])[:16] for p in listed}
+    sizes = {p: len(files["index.html" if p == "./" else p]) for p in listed}
     files["version.json"] = json.dumps({"version": version, "pyodide": PYODIDE_VERSION,
-                                        "files": listed}, indent=1).encode()
+                                        "files": listed, "hashes": hashes}, indent=1).encode()
     files["sw.js"] = (site / "sw.js").read_text(encoding="utf-8").replace(
-        "__VERSION__", version).replace("__FILES__", json.dumps(listed)).encode()
+        "__VERSION__", version).replace("__FILES__", json.dumps(listed)).replace(
+        "__HASHES__", json.dumps(hashes)).replace("__SIZES__", json.dumps(sizes)).encode()
     if out.exists():
         if not (out / "version.json").is_file() and any(out.iterdir()):
             raise BuildError(f"{out} is not empty and holds no earlier build: choose an "

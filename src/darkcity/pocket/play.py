@@ -12,8 +12,11 @@ the page, oldest first; ``due``, the instant (seconds, the page's clock) the wor
 :func:`op_advance` next (``setTimeout``; ``null``: only when the page sends something);
 ``stored``, the decisions stored since the last answer (``{seq, decision, source}``),
 and ``row``, the room's own (its settings, lobby, seed, deadline), which the worker
-writes to IndexedDB before it hands the messages on; :func:`op_resume` reads a game back
-from them (a reload, a closed app). Or
+writes to IndexedDB before it hands the messages on, with ``summary`` (whose game it is,
+for the list of games: :func:`summary`); :func:`op_resume` reads a game back from them
+(a reload, a closed app). A save damaged anyway (two tabs that wrote one game before the
+worker kept one writer per game, issue #50) opens at its last consistent decision, and
+the rest is named and handed back to be kept aside, never lost (:func:`consistent`). Or
 ``{"error": {"status", "code", "message"}}``, as the companion's worker answers.
 """
 
@@ -29,14 +32,18 @@ from typing import Any, Final
 from darkcity import review
 from darkcity.companion import actions
 from darkcity.companion.actions import Refused
-from darkcity.i18n import msg, negotiate, translator
+from darkcity.companion.record import TABLE_FORMAT
+from darkcity.i18n import msg, msgn, negotiate, translator
+from darkcity.journal import total
+from darkcity.notation import ROUND_FORMAT
+from darkcity.pocket.worker import too_big
 from darkcity.record import RecordError
 from darkcity.room import check_name
 from darkcity.room.bots import LEVELS
 from darkcity.room.local import LocalHost, LocalReader
 from darkcity.room.setup import room_config
 
-__all__ = ["OPS", "call"]
+__all__ = ["OPS", "call", "consistent", "summary"]
 
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # the server's room codes
 #: Seconds to decide when the phone is passed from hand to hand (unless a game says).
@@ -97,13 +104,39 @@ def _game(code: object) -> Game:
     return g
 
 
+def summary(host: LocalHost) -> dict[str, Any]:
+    """Whose game it is, as the list of games on the phone says it: the people, the
+    bots with their levels, the night, who leads (the most XP; the winners once over),
+    and whether its record can be downloaded (only once the game is over)."""
+    room = host.room
+    seats = room.lobby_public()["seats"]
+    game = room.game
+    leaders: list[str] = []
+    xp = 0
+    if game is not None and game.over:
+        leaders = list(game.winners)
+    elif game is not None:
+        totals = [total(j) for j in game.journals]
+        xp = max(totals, default=0)
+        leaders = [p for p, x in zip(game.players, totals, strict=True) if x == xp and xp]
+        if len(leaders) == len(game.players):  # everyone level: nobody leads
+            leaders = []
+    return {"people": [s["name"] for s in seats if s["kind"] == "human"],
+            "bots": [{"name": s["name"], "level": s["level"]} for s in seats
+                     if s["kind"] == "bot"],
+            "night": game.night if game is not None else 0,
+            "leaders": leaders, "xp": xp, "over": bool(game is not None and game.over),
+            "record": bool(game is not None and game.over)}
+
+
 def _answer(g: Game) -> dict[str, Any]:
     stored = g.host.store.decisions.get(g.host.room.code, [])
     new, g.handed = stored[g.handed:], len(stored)
     for keeper in g.keepers.values():
         keeper.take()  # (what a person's page is sent comes when it is shown)
     return {"messages": g.page.take(), "due": g.host.due(), "stored": new,
-            "row": g.host.store.rows[g.host.room.code], "status": g.host.room.status}
+            "row": g.host.store.rows[g.host.room.code], "status": g.host.room.status,
+            "summary": summary(g.host)}
 
 
 def op_create(body: dict[str, Any], lang: str, now: float) -> dict[str, Any]:
@@ -174,30 +207,116 @@ def op_advance(code: str, now: float) -> dict[str, Any]:
     return _answer(g)
 
 
+def consistent(decisions: list[Any]) -> int:
+    """How many of a saved game's decisions, from the first, follow one another: each
+    an object with its place (``seq``) equal to its index, its decision and its source.
+    (Two tabs that wrote one game gave ``[0, 1, 2, 3, 3, 4, 4 ...]``.)"""
+    n = 0
+    for d in decisions:
+        if not (isinstance(d, dict) and d.get("seq") == n and not isinstance(d.get("seq"), bool)
+                and isinstance(d.get("decision"), dict) and isinstance(d.get("source"), str)):
+            break
+        n += 1
+    return n
+
+
+def _restore(code: str, row: dict[str, Any], decisions: list[Any],
+             now: float) -> tuple[LocalHost, int]:
+    """The room read back from its saved row and the longest run of its decisions that
+    follows one another and replays (a save damaged anyway opens there): the host, and
+    how many decisions it kept."""
+    def attempt(k: int) -> LocalHost | None:
+        kept_row = row
+        if k < len(decisions) and row.get("status") == "over":
+            kept_row = {**row, "status": "playing"}  # (its end was among the set aside)
+        try:
+            host = LocalHost.resume(code, kept_row, decisions[:k], now=now)
+        except Exception:  # whatever a damaged save makes the replay raise: not this run
+            return None
+        if k and host.room.game is None:
+            return None
+        return host
+
+    k = consistent(decisions)
+    host = attempt(k)
+    if host is None:  # a decision the game refuses: the longest run that replays
+        lo, hi = 0, k - 1  # (a run replays, so does every shorter one)
+        found: LocalHost | None = None
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            h = attempt(mid)
+            if h is not None:
+                found, lo = h, mid + 1
+            else:
+                hi = mid - 1
+        if found is None:
+            try:  # not even its lobby: say why
+                LocalHost.resume(code, row, [], now=now)
+            except Exception as e:
+                raise Refused(400, "bad-saved", msg(
+                    "This game's file is damaged: {why}",
+                    why=f"{type(e).__name__}: {e}")) from None
+            raise Refused(400, "bad-saved", msg("This game's file is damaged: {why}",
+                                                why="no decision replays"))
+        host, k = found, hi
+    if k < len(decisions) and host.room.game is not None and host.room.game.over:
+        host.room.status = "over"
+    return host, k
+
+
 def op_resume(code: str, row: object, decisions: object, now: float,
               lang: str | None = None) -> dict[str, Any]:
     """A game read back from what IndexedDB kept (the last ``row`` and every decision
     ``stored``, in order), its person's page opened again (in ``lang``, or the room's
-    language): a welcome with the view."""
+    language): a welcome with the view. A save damaged anyway opens at its last
+    consistent decision: ``repaired`` says how many were kept and the later ones are
+    set aside (the worker keeps them aside in the save), said to the page in words."""
     if not isinstance(row, dict) or not isinstance(row.get("config"), dict):
         raise _invalid("row", "expected the saved row, with its config")
-    if not isinstance(decisions, list) or not all(isinstance(d, dict) for d in decisions):
+    if not isinstance(decisions, list):
         raise _invalid("decisions", "expected a list of the stored decisions")
-    try:
-        host = LocalHost.resume(str(code), row, decisions, now=float(now))
-    except (KeyError, TypeError, ValueError) as e:
-        raise Refused(400, "bad-saved", msg("This game's file is damaged: {why}",
-                                            why=f"{type(e).__name__}: {e}")) from None
+    host, kept = _restore(str(code), row, decisions, float(now))
     people = sorted((m for m in host.room.members.values()), key=lambda m: m.id)
     if not people:
         raise _invalid("row", "no person in the saved lobby")
     if len(people) == 1:
-        g = Game(host, host.open(people[0], _lang(lang)), handed=len(decisions))
+        g = Game(host, host.open(people[0], _lang(lang)), handed=kept)
     else:  # passed from hand to hand: the table as everyone sees it, each person kept
         keepers = {p.id: host.open(p) for p in people}
-        g = Game(host, host.open(None, _lang(lang)), handed=len(decisions), keepers=keepers)
+        g = Game(host, host.open(None, _lang(lang)), handed=kept, keepers=keepers)
     _games[str(code)] = g
-    return {"code": str(code), "member": g.page.member, **_answer(g)}
+    answer = {"code": str(code), "member": g.page.member, **_answer(g), "repaired": None}
+    if kept < len(decisions):
+        game = host.room.game
+        aside = len(decisions) - kept
+        answer["repaired"] = {"kept": kept, "set_aside": aside,
+                              "night": game.night if game is not None else 0}
+        said = translator(_lang(lang) or host.room.config.lang).render(msgn(
+            "This game's save was damaged (it was played in two tabs at once?): it goes on "
+            "from its last consistent move, night {night}. The {n} move after it was set "
+            "aside, kept in the save.",
+            "This game's save was damaged (it was played in two tabs at once?): it goes on "
+            "from its last consistent move, night {night}. The {n} moves after it were set "
+            "aside, kept in the save.", aside,
+            night=answer["repaired"]["night"]))
+        answer["messages"] = [{"type": "notice", "message": said}, *answer["messages"]]
+    return answer
+
+
+def op_saved(code: str, row: object, decisions: object, now: float,
+             record: bool = False) -> dict[str, Any]:
+    """A saved game read without taking it (the list of games, a record downloaded
+    while another tab may play it): its summary, and its record once it is over
+    (``record``). Nothing is kept; nothing is written."""
+    if not isinstance(row, dict) or not isinstance(row.get("config"), dict):
+        raise _invalid("row", "expected the saved row, with its config")
+    if not isinstance(decisions, list):
+        raise _invalid("decisions", "expected a list of the stored decisions")
+    host, _kept = _restore(str(code), row, decisions, float(now))
+    out: dict[str, Any] = {"summary": summary(host)}
+    if record:
+        out["record"] = host.room.record()
+    return out
 
 
 def op_reopen(code: str, lang: str | None = None) -> dict[str, Any]:
@@ -240,7 +359,23 @@ def op_record(code: str) -> dict[str, Any]:
 def op_review(record: object, night: int, viewer: str | None = None,
               lang: str | None = None) -> dict[str, Any]:
     """A step of a game record (:func:`darkcity.review.step`): the record viewer's,
-    replayed by the engine here as the server's ``/api/replay`` does."""
+    replayed by the engine here as the server's ``/api/replay`` does. A record over the
+    server's size limit, a companion's table or a single night is refused saying where
+    it opens instead."""
+    big = too_big(len(json.dumps(record, ensure_ascii=False).encode("utf-8")))
+    if big is not None:
+        raise big
+    form = record.get("format") if isinstance(record, dict) else None
+    if form == TABLE_FORMAT:
+        raise Refused(422, "a-table", msg(
+            "This file is a game with the real cards, kept by the table companion "
+            "(darkcity-table/1): open the companion (\"Table companion\") and import it "
+            "there with \"Import a game (file)\"."))
+    if form == ROUND_FORMAT:
+        raise Refused(422, "a-round", msg(
+            "This file is one night (darkcity-round/1), not a whole game: darkcity "
+            "adjudicate reads it, and the record viewer opens a whole game's record "
+            "(darkcity-game/1)."))
     try:
         return review.step(record, night, viewer, translator(_lang(lang) or "en"))
     except RecordError as e:
@@ -255,7 +390,7 @@ def op_forget(code: str) -> None:
 OPS: Final[dict[str, Callable[..., Any]]] = {
     "create": op_create, "send": op_send, "advance": op_advance, "resume": op_resume,
     "reopen": op_reopen, "view": op_view, "review": op_review, "record": op_record,
-    "forget": op_forget,
+    "saved": op_saved, "forget": op_forget,
 }
 
 

@@ -33,8 +33,22 @@ from darkcity.companion.table import Companion
 from darkcity.companion.view import view
 from darkcity.i18n import FieldError, msg, negotiate, translator
 from darkcity.notation import ROUND_FORMAT, write_round
+from darkcity.record import GAME_FORMAT
 
-__all__ = ["FORM", "SCHEMA", "call", "migrate"]
+__all__ = ["FORM", "MAX_RECORD_BYTES", "SCHEMA", "call", "compile_all", "migrate", "too_big"]
+
+#: The largest game file the phone opens: the server's own limit for a record
+#: (``ServerConfig.max_record_bytes``, 1 MiB), said in words when a file is larger.
+MAX_RECORD_BYTES: Final = 1_048_576
+
+
+def too_big(size: int) -> Refused | None:
+    """A file of ``size`` bytes refused in words when it is over :data:`MAX_RECORD_BYTES`."""
+    if size <= MAX_RECORD_BYTES:
+        return None
+    return Refused(413, "too-big", msg(
+        "This file is {size} MB: a game's file may be 1 MB at most (1,048,576 bytes), here "
+        "as on darkcity's server.", size=f"{size / 1_000_000:.1f}"))
 
 #: The saved table's form, and its version (one more at every change of the form).
 FORM: Final = "darkcity-pocket-table"
@@ -202,6 +216,9 @@ def op_export(code: str, night: int | None) -> dict[str, Any]:
 def op_import(text: str, lang: str, now: float) -> dict[str, Any]:
     """A game's file (``darkcity-table/1``) as a new table on this phone, every entry
     checked; a damaged or foreign file is refused with what is wrong in it."""
+    big = too_big(len(str(text).encode("utf-8")))
+    if big is not None:
+        raise big
     try:
         doc = json.loads(text)
     except ValueError as e:
@@ -212,6 +229,12 @@ def op_import(text: str, lang: str, now: float) -> dict[str, Any]:
         raise Refused(400, "a-round", msg(
             "This file is one night (darkcity-round/1), not a game: import the game's file "
             "(darkcity-table/1)."))
+    if form == GAME_FORMAT:
+        raise Refused(400, "a-game-record", msg(
+            "This file is the record of a game played on screens, against bots or online "
+            "(darkcity-game/1), not a game with the real cards: open it with \"Open a game "
+            "record\" on the play page (replay.html), which steps through it night by "
+            "night."))
     if form != TABLE_FORMAT:
         raise Refused(400, "bad-file", msg(
             "This file is not a game of darkcity (darkcity-table/1)."))
@@ -227,9 +250,97 @@ def op_import(text: str, lang: str, now: float) -> dict[str, Any]:
     return _new(replayed.table, lang, now)
 
 
+def compile_all(stdlib: str, packages: str) -> tuple[bytes, bytes]:
+    """The phone's own compile of its Python, made once after a first start and kept by
+    the worker in the browser's cache, so that later starts read bytecode instead of
+    compiling some 200 modules again (``worker.js``): the standard library zip ``stdlib``
+    with each module as a ``.pyc`` in place of its source, and a zip of the
+    ``__pycache__`` files of darkcity's modules under ``packages`` (the wheel, unpacked).
+    Both are unchecked hash-based bytecode (PEP 552): tied to this build by the cache's
+    name, never to a file's date."""
+    import importlib.util
+    import io
+    import os
+    import zipfile
+    from importlib._bootstrap_external import _code_to_hash_pyc  # type: ignore[attr-defined]
+
+    def pyc(source: bytes, name: str) -> bytes:
+        code = compile(source, name, "exec", dont_inherit=True)
+        data: bytes = _code_to_hash_pyc(code, importlib.util.source_hash(source), False)
+        return data
+
+    std = io.BytesIO()
+    with zipfile.ZipFile(stdlib) as z, zipfile.ZipFile(std, "w", zipfile.ZIP_STORED) as out:
+        for info in z.infolist():
+            data = z.read(info)
+            if info.filename.endswith(".py"):
+                out.writestr(info.filename + "c", pyc(data, f"{stdlib}/{info.filename}"))
+            else:
+                out.writestr(info, data)
+    site = io.BytesIO()
+    with zipfile.ZipFile(site, "w", zipfile.ZIP_STORED) as out:
+        for folder, _dirs, names in os.walk(os.path.join(packages, "darkcity")):
+            for name in sorted(names):
+                if not name.endswith(".py"):
+                    continue
+                path = os.path.join(folder, name)
+                with open(path, "rb") as f:
+                    data = f.read()
+                cached = importlib.util.cache_from_source(path)
+                out.writestr(os.path.relpath(cached, packages), pyc(data, path))
+    return std.getvalue(), site.getvalue()
+
+
+def op_selfcheck() -> dict[str, Any]:
+    """Every module of darkcity on this phone imported, and every module of the standard
+    library darkcity imports anywhere (a function's own import too), which the build
+    trimmed the runtime's to (``darkcity.pocket.build.trim_stdlib``): what is missing, by
+    name (``tests/browser/test_pocket_app.py``)."""
+    import ast
+    import importlib
+    import os
+
+    import darkcity
+
+    root = os.path.dirname(darkcity.__file__)
+    mine: list[str] = []
+    wanted: set[str] = set()
+    for folder, _dirs, names in os.walk(root):
+        for name in sorted(names):
+            if not name.endswith(".py"):
+                continue
+            rel = os.path.relpath(os.path.join(folder, name), os.path.dirname(root))
+            mod = rel[:-3].replace(os.sep, ".").removesuffix(".__init__")
+            mine.append(mod)
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                tree = ast.parse(f.read())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    wanted.update(a.name for a in node.names)
+                elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                    wanted.update(f"{node.module}.{a.name}" for a in node.names)
+    missing: list[str] = []
+    for mod in sorted(mine):
+        try:
+            importlib.import_module(mod)
+        except ImportError as e:
+            missing.append(f"{mod}: {e}")
+    for name in sorted(n for n in wanted if not n.startswith("darkcity")):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            parent, _, attr = name.rpartition(".")
+            try:
+                if not parent or not hasattr(importlib.import_module(parent), attr):
+                    missing.append(name)
+            except ImportError:
+                missing.append(name)
+    return {"modules": len(mine), "stdlib": len(wanted), "missing": missing}
+
+
 OPS: Final[dict[str, Callable[..., Any]]] = {
-    "meta": op_meta, "check": op_check, "create": op_create, "open": op_open,
-    "forget": op_forget, "state": op_state, "enter": op_enter, "undo": op_undo,
+    "selfcheck": op_selfcheck, "meta": op_meta, "check": op_check, "create": op_create,
+    "open": op_open, "forget": op_forget, "state": op_state, "enter": op_enter, "undo": op_undo,
     "correct": op_correct, "past": op_past, "export": op_export, "import": op_import,
 }
 

@@ -153,6 +153,26 @@ UI: Final = (
     _("The engine could not start: {why}"),
     _("A new version of the app is ready."),
     _("Reload"),
+    # the pocket app's play page, issue #50: one writer per game, whose game, the story
+    # read together, the first download
+    _("This game is open in another tab or window. Play it here instead, and that one "
+      "stops."),
+    _("This game was opened in another tab or window: it goes on there. Play it here "
+      "instead, and that one stops."),
+    _("{n} bots ({levels})"),
+    _("Won by {names}"),
+    _("{names} leads with {xp} XP"),
+    _("{names} lead with {xp} XP"),
+    _("Its save was damaged: it goes on from its last consistent move."),
+    _("Delete this game from this phone? It cannot be undone."),
+    _("There is no game {code} on this phone: it was deleted, or it is kept by another "
+      "browser (each browser keeps its own games). Here are the ones on this phone."),
+    _("This browser may delete these games if the phone runs short of space. To keep one "
+      "for good, download its record once it is over; installing the app to the home "
+      "screen makes the browser keep them."),
+    _("Night {n} is over: read what happened together, then hand the phone on."),
+    _("We have read it: hand the phone on"),
+    _("Downloading the app for use offline: {percent}%"),
     # the record viewer (js/review.js: /replay, the pocket app's replay.html)
     _("Game record"),
     _("Open a game record"),

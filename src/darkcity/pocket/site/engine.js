@@ -4,11 +4,10 @@
 import { S } from "./static/js/store.js";
 import { t } from "./static/js/i18n.js";
 import { places } from "./static/js/places.js";
-import { engineSaid } from "./static/common/engine.js";
+import { engineSaid, startEngine } from "./static/common/engine.js";
 
 export const here = (p) => new URL(p, document.baseURI).href;
 
-const worker = new Worker(here("worker.js"), { type: "module" });
 const waiting = new Map();
 let next = 1;
 let listener = null;  // the game a page shows: { code, onMessage }
@@ -18,6 +17,8 @@ export function listen(l) { listener = l; }
 
 // What the worker's refusal codes mean, in the reader's words.
 function said(error) {
+  if (error.code === "elsewhere") return t("This game is open in another tab or window. Play it here instead, and that one stops.");
+  if (error.code === "taken") return t("This game was opened in another tab or window: it goes on there. Play it here instead, and that one stops.");
   if (error.code === "storage-full") return t("The phone's storage is full: this move was not saved. Free some space, or delete an old game.");
   if (error.code === "storage") return t("The phone refused to save: this move was not saved. Try again.");
   if (error.code === "no-room") return t("There is no room with that code.");
@@ -28,7 +29,7 @@ class Refused extends Error {
   constructor(error) { super(said(error)); this.code = error.code; this.status = error.status; }
 }
 
-worker.onmessage = (event) => {
+function heard(event) {
   const m = event.data;
   if (engineSaid(m, t)) return;
   // a game's messages, as its socket would send them (the worker saved them first)
@@ -42,12 +43,15 @@ worker.onmessage = (event) => {
   if (!done) return;
   waiting.delete(m.id);
   if (m.error) done.reject(new Refused(m.error)); else done.resolve(m.value);
-};
+}
+
+// (on a first visit, once the service worker has every file: js/common/engine.js)
+const worker = startEngine(here("worker.js"), t).then((w) => { w.onmessage = heard; return w; });
 
 export const rpc = (op, args) => new Promise((resolve, reject) => {
   const id = next++;
   waiting.set(id, { resolve, reject });
-  worker.postMessage({ id, op, args: { ...args, lang: S.lang } });
+  worker.then((w) => w.postMessage({ id, op, args: { ...args, lang: S.lang } }));
 });
 
 // Where the online table's pages find what lies outside them: here, this phone (no

@@ -19,20 +19,46 @@ import { download, listen, onThisPhone, rpc } from "./engine.js";
 let listener = null;  // the game this page shows: { code, onMessage }
 
 const NAME_KEY = "darkcity:play:name";
+const GONE_KEY = "darkcity:play:gone";  // a game's address that named none on this phone
+const PERSIST_KEY = "darkcity:play:may-clear";  // the browser refused persistent storage
 
 // -- the transport the online table's page talks to in place of its socket -----------
+// One game has one writer (worker.js): a game open in another tab (or the home-screen
+// app beside a browser tab) is said as the online table says a seat opened in another
+// window, with its "Play in this window": then this tab takes it over, and the other
+// one stops and says so.
+let takeOver = false;
+
+function refused(e, onMessage) {
+  if (e.code === "elsewhere" || e.code === "taken") {
+    takeOver = true;  // ("Play in this window" opens it again, taking it over)
+    onMessage({ type: "error", code: "replaced", message: e.code === "taken"
+      ? t("This game was opened in another tab or window: it goes on there. Play it here instead, and that one stops.")
+      : t("This game is open in another tab or window. Play it here instead, and that one stops.") });
+  } else if (e.code === "no-room") {
+    // no game of that code on this phone (deleted, or kept by another browser): the
+    // games that are here, and why
+    sessionStorage.setItem(GONE_KEY, S.code || "");
+    location.replace(location.pathname);
+  } else {
+    onMessage({ type: "error", code: e.code, message: e.message });
+  }
+}
+
 const transport = {
   readyState: 3,
   open({ code, lang, onMessage }) {
-    listener = { code, onMessage };
+    const guarded = (m) => (m.type === "error" && ["taken", "elsewhere", "no-room"].includes(m.code) ? refused(m, onMessage) : onMessage(m));
+    listener = { code, onMessage: guarded };
     listen(listener);
     this.readyState = 1;  // (the worker answers in order: what is sent now waits its turn)
-    rpc("playOpen", { code, lang }).catch((e) => onMessage({ type: "error", code: e.code, message: e.message }));
+    const steal = takeOver;
+    takeOver = false;
+    rpc("playOpen", { code, lang, steal }).catch((e) => refused(e, onMessage));
   },
   send(text) {
     const l = listener;
-    rpc("playSend", { code: l.code, message: JSON.parse(text) })
-      .catch((e) => l.onMessage({ type: "error", code: e.code, message: e.message }));
+    rpc("playSend", { code: l.code, message: JSON.parse(text) }).catch((e) => l.onMessage({ type: "error", code: e.code, message: e.message }));
   },
   close() { this.readyState = 3; listener = null; listen(null); },
 };
@@ -57,14 +83,14 @@ function field(id, label, input) {
   return el("div", { class: "field" }, el("label", { for: id, text: label }), input);
 }
 
-let asked = false;
+// The games are kept on this phone only: persistent storage is asked for once, at the
+// first game; a browser that refuses is said on the list of games (where it covers
+// nothing), with what to do, never over a game.
 async function persist() {
-  // the games are kept on this phone only: asked once, said plainly when refused
-  if (asked || !(navigator.storage && navigator.storage.persist)) return;
-  asked = true;
-  if (!(await navigator.storage.persist().catch(() => false))) {
-    toast(t("This browser may clear saved games when space runs short: download the game record to keep a copy."), "notice");
-  }
+  if (!(navigator.storage && navigator.storage.persist)) return;
+  if (await navigator.storage.persisted().catch(() => false)) return;
+  const kept = await navigator.storage.persist().catch(() => false);
+  if (kept) localStorage.removeItem(PERSIST_KEY); else localStorage.setItem(PERSIST_KEY, "1");
 }
 
 function setUp() {
@@ -119,28 +145,56 @@ function setUp() {
 
 const STATUS = { lobby: () => t("Lobby"), playing: () => t("In play"), over: () => t("The game is over") };
 
-function savedGames() {
-  const box = el("section", { class: "card", "data-testid": "games", "aria-labelledby": "games-h" },
-    el("h2", { id: "games-h", text: t("Your games on this phone") }),
-    el("p", { class: "muted", text: "…" }));
-  const fill = async () => {
-    let games;
-    try { games = await rpc("playList", {}); } catch (e) { box.lastChild.textContent = e.message; return; }
-    if (!games.length) { box.lastChild.textContent = t("No game yet: set one up below."); return; }
-    box.lastChild.replaceWith(el("ul", { class: "games" }, games.map((g) => el("li", { "data-testid": `game-${g.code}` },
+// One saved game, as a person looks for theirs: who plays (the people, the bots and
+// their level), which night, who leads or who won; the record only where there is one.
+function gameRow(g, box) {
+  const s = g.summary || {};
+  const people = s.people || [];
+  const bots = s.bots || [];
+  const levels = [...new Set(bots.map((b) => b.level))].map((k) => word("levels", k));
+  const who = [people.join(", "), bots.length ? t("{n} bots ({levels})", { n: bots.length, levels: levels.join(", ") }) : ""].filter(Boolean).join(" + ");
+  const where = g.status === "over" ? (s.leaders && s.leaders.length ? t("Won by {names}", { names: s.leaders.join(", ") }) : t("The game is over"))
+    : s.night ? [t("Night {n}", { n: s.night }), s.leaders && s.leaders.length ? t(s.leaders.length === 1 ? "{names} leads with {xp} XP" : "{names} lead with {xp} XP", { names: s.leaders.join(", "), xp: s.xp }) : ""].filter(Boolean).join(" · ")
+      : (STATUS[g.status] || (() => g.status))();
+  return el("li", { "data-testid": `game-${g.code}` },
+    el("div", { class: "who" },
+      el("strong", { "data-testid": `who-${g.code}`, text: who || g.code }),
+      el("span", { class: "muted", "data-testid": `where-${g.code}`, text: [where, new Date(g.updated).toLocaleString(S.lang === "pt_BR" ? "pt-BR" : "en", { dateStyle: "short", timeStyle: "short" })].join(" · ") }),
+      g.damaged ? el("span", { class: "muted", text: t("Its save was damaged: it goes on from its last consistent move.") }) : null),
+    el("div", { class: "row wrap" },
       el("a", { class: "button small", href: `play.html#${g.code}`, "data-testid": `resume-${g.code}`,
         text: g.status === "over" ? t("See the end") : t("Resume") }),
-      el("span", { text: [g.names.join(", "), g.bots ? t("bots: {n}", { n: g.bots }) : "",
-        (STATUS[g.status] || (() => g.status))()].filter(Boolean).join(" · ") }),
-      el("span", { class: "muted", text: new Date(g.updated).toLocaleString(S.lang === "pt_BR" ? "pt-BR" : "en") }),
-      el("a", { class: "button secondary small", href: "#", "data-testid": `record-${g.code}`, text: t("Download the game record"),
-        onclick: (ev) => { ev.preventDefault(); saveRecord(g.code); } }),
+      s.record ? el("a", { class: "button secondary small", href: "#", "data-testid": `record-${g.code}`, text: t("Download the game record"),
+        onclick: (ev) => { ev.preventDefault(); saveRecord(g.code); } }) : null,
       el("button", { type: "button", class: "secondary small", "data-testid": `delete-${g.code}`, text: t("Delete"),
         onclick: async () => {
-          if (!confirm(t("Delete this game from this phone? It cannot be undone: download its record first to keep it."))) return;
+          if (!confirm(s.record ? t("Delete this game from this phone? It cannot be undone: download its record first to keep it.")
+            : t("Delete this game from this phone? It cannot be undone."))) return;
           try { await rpc("playDelete", { code: g.code }); } catch (e) { toast(e.message, "error"); }
           box.replaceWith(savedGames());
-        } })))));
+        } })));
+}
+
+function savedGames() {
+  const box = el("section", { class: "card", "data-testid": "games", "aria-labelledby": "games-h" },
+    el("h2", { id: "games-h", text: t("Your games on this phone") }));
+  const gone = sessionStorage.getItem(GONE_KEY);
+  if (gone !== null) {
+    sessionStorage.removeItem(GONE_KEY);
+    box.append(el("p", { class: "error", role: "alert", "data-testid": "no-such-game",
+      text: t("There is no game {code} on this phone: it was deleted, or it is kept by another browser (each browser keeps its own games). Here are the ones on this phone.", { code: gone || "?" }) }));
+  }
+  if (localStorage.getItem(PERSIST_KEY)) {
+    box.append(el("p", { class: "muted", "data-testid": "may-clear",
+      text: t("This browser may delete these games if the phone runs short of space. To keep one for good, download its record once it is over; installing the app to the home screen makes the browser keep them.") }));
+  }
+  const list = el("p", { class: "muted", text: "…" });
+  box.append(list);
+  const fill = async () => {
+    let games;
+    try { games = await rpc("playList", {}); } catch (e) { list.textContent = e.message; return; }
+    if (!games.length) { list.textContent = t("No game yet: set one up below."); return; }
+    list.replaceWith(el("ul", { class: "games" }, games.map((g) => gameRow(g, box))));
   };
   fill();
   return box;
@@ -162,7 +216,9 @@ function home() {
 // room's spectator view: the count, the reveal, the story), and before each private
 // moment (a draft hand, a sealed gesture, a withdrawal, Death's name) a hand-over
 // screen that shows nothing until the named person taps; once they have decided it
-// hides again. While it is up nothing of the room is on the page (js/page.js).
+// hides again. While it is up nothing of the room is on the page (js/page.js). A night
+// just told is the whole table's: its story is shown to everyone, and the phone is
+// handed on only when they tap that they have read it.
 const PASS = { showing: null, name: null, at: null, switching: false, done: null };
 
 function people() {
@@ -203,15 +259,47 @@ function handOver(person) {
   return box;
 }
 
+// The last night the whole table has read (kept per game: a reload does not tell it
+// again, nor skip it).
+const toldKey = () => `darkcity:play:told:${S.code}`;
+const toldNight = () => Number(localStorage.getItem(toldKey()) || 0);
+const newestNight = () => (S.history.length ? S.history[S.history.length - 1].number : 0);
+
+// Under the table's screen while a night's story waits to be read together: what to do,
+// and the tap that hands the phone on (outside the page's render: it covers nothing).
+function handOnBar(night) {
+  const bar = document.getElementById("handon");
+  if (!bar) return;
+  if (!night) { bar.replaceChildren(); bar.classList.add("hidden"); document.body.classList.remove("reading"); return; }
+  if (bar.dataset.night === String(night) && !bar.classList.contains("hidden")) return;
+  bar.dataset.night = String(night);
+  bar.replaceChildren(
+    el("span", { text: t("Night {n} is over: read what happened together, then hand the phone on.", { n: night }) }),
+    el("button", { type: "button", "data-testid": "hand-on", text: t("We have read it: hand the phone on"),
+      onclick: () => { localStorage.setItem(toldKey(), String(night)); update(); } }));
+  bar.classList.remove("hidden");
+  document.body.classList.add("reading");
+  // the story, not the table's circle, is what everyone reads first
+  setTimeout(() => { const story = document.querySelector("[data-testid=narration]"); if (story) story.scrollIntoView({ block: "start" }); }, 0);
+}
+
 function cover() {
-  if (S.fatal || !S.view || people().length < 2) return null;
-  if (PASS.switching) return handOver(null);
+  if (S.fatal || !S.view || people().length < 2) { handOnBar(null); return null; }
+  if (PASS.switching) { handOnBar(null); return handOver(null); }
   if (PASS.showing !== null) {
+    handOnBar(null);
     const V = S.view;
     if (V.decision_id === PASS.at && (V.pending || []).includes(PASS.name)) return null;  // their question
     hideAgain();  // decided: nothing of theirs stays on the page
     return handOver(null);
   }
+  // the table as everyone sees it: a night just told is read together first
+  const night = newestNight();
+  if (night > toldNight()) {
+    if (S.view.phase === "over") localStorage.setItem(toldKey(), String(night));  // (nobody to hand on to)
+    else { handOnBar(night); return null; }
+  }
+  handOnBar(null);
   const next = people().find((x) => (S.view.pending || []).includes(x.name));
   return next ? handOver(next) : null;
 }

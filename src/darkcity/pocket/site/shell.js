@@ -4,6 +4,11 @@
 // under their hands, and two versions' files never mix). ``t`` is the page's own
 // catalog lookup.
 export function offerUpdates(t) {
+  // the home screen's name and description in the reader's language (the manifest the
+  // page links is read when the app is installed)
+  const lang = localStorage.getItem("darkcity:lang") || document.documentElement.lang || navigator.language || "";
+  const manifest = document.querySelector("link[rel=manifest]");
+  if (manifest && lang.toLowerCase().startsWith("pt")) manifest.setAttribute("href", "manifest.pt_BR.webmanifest");
   const banner = document.getElementById("update");
   function offer(worker) {
     banner.replaceChildren();
