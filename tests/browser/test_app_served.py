@@ -122,7 +122,9 @@ def test_the_home_page_offers_the_app_and_it_opens_offline_with_the_server_stopp
 @pytest.mark.parametrize("lang", ["en", "pt_BR"])
 def test_plain_http_on_the_local_network_says_why_and_where(
         lan_browser: Any, tmp_path: Path, artifacts: Path, lang: str) -> None:
-    s = Server(tmp_path / "lan.sqlite3", free_port(), DARKCITY_APP_DIR=str(tmp_path))
+    # a LAN name the server is told it has (an address would do by itself: the Host check)
+    s = Server(tmp_path / "lan.sqlite3", free_port(), DARKCITY_APP_DIR=str(tmp_path),
+               DARKCITY_ALLOWED_HOSTS=LAN)
     s.start()  # (a folder with no app: this page never gets as far as /app/)
     locale = "pt-BR" if lang == "pt_BR" else "en-US"
     try:

@@ -44,8 +44,13 @@ def build(
     except BuildError as e:
         raise fail(t, msg("the pocket app could not be built: {error}", error=str(e))) from None
     except OSError as e:
-        raise fail(t, msg("cannot write {path}: {error}", path=str(out),
-                          error=e.strerror or str(e))) from None
+        where = Path(e.filename) if e.filename else out
+        if where.resolve().is_relative_to(out.resolve()):
+            raise fail(t, msg("cannot write {path}: {error}", path=str(where),
+                              error=e.strerror or str(e))) from None
+        # a file of the package itself is missing: an install that did not ship it
+        raise fail(t, msg("the pocket app could not be built: {error}",
+                          error=f"{e.strerror or e}: {where}")) from None
     sizes = site.sizes()
     raw = sum(n for _, n, _ in sizes)
     packed = sum(z for _, _, z in sizes)
