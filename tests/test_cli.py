@@ -237,3 +237,27 @@ def test_version_is_written_once_and_printed() -> None:
     assert out.returncode == 0 and out.stdout == f"darkcity {__version__}\n"
     project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
     assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+
+
+def test_every_faces_first_page_is_told_the_version(tmp_path: Path) -> None:
+    """The pages' footers read the one version from their meta: the web table's
+    (``/api/meta``, with the changelog's address from ``[project.urls]``), the
+    companion's (``/api/table/meta``, also the pocket app's ``meta/*.json``) and the
+    pocket app's game on a phone (``meta/play.json``)."""
+    import json
+
+    from fastapi.testclient import TestClient
+
+    from darkcity import __version__
+    from darkcity.companion.setup import meta
+    from darkcity.pocket.build import _play_meta
+    from darkcity.server import ServerConfig, create_app
+
+    cfg = ServerConfig(db_url=f"sqlite:///{tmp_path / 'v.sqlite3'}", bot_workers=0)
+    with TestClient(create_app(cfg)) as c:
+        web = c.get("/api/meta").json()
+        table = c.get("/api/table/meta").json()
+    assert web["version"] == table["version"] == __version__
+    assert web["changelog"].endswith("/CHANGELOG.md")
+    assert meta("pt_BR")["version"] == json.loads(_play_meta())["version"] == __version__
+    assert f"## [{__version__}]" in (Path(__file__).parent.parent / "CHANGELOG.md").read_text()

@@ -22,6 +22,7 @@ pytest.importorskip("playwright")
 
 from playwright.sync_api import expect
 
+from darkcity import __version__
 from darkcity.pocket.build import BuildError, runtime
 from darkcity.server.pocket_app import published_url
 
@@ -89,6 +90,8 @@ def test_the_home_page_offers_the_app_and_it_opens_offline_with_the_server_stopp
         page.goto(f"{serve.base}/")
         card = page.get_by_test_id("install-app")
         expect(card).to_contain_text("The app on your phone")
+        # the footer: the one version (darkcity.__version__), with what each changed
+        expect(page.get_by_test_id("version")).to_contain_text(f"darkcity {__version__}")
         # the first need: prepared in the background, said meanwhile, offered when ready
         install = page.get_by_test_id("install-here")
         if not install.count():

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from darkcity import __version__
 from darkcity.cast import CAST
 from darkcity.companion.state import TableSetup, read_free_xp
 from darkcity.companion.text import table_catalog
@@ -56,6 +57,7 @@ def meta(lang: str) -> dict[str, Any]:
                     for k, v in PRESETS.items()],
         # grouped on the set-up page: the basic, the advanced and the special cast
         "box": [{**card_json(c), "special": CAST[c.role].special} for c in BOX],
+        "version": __version__,  # the set-up page's footer
     }
 
 

@@ -507,6 +507,7 @@ def _meta(lang: str) -> bytes:
 def _play_meta() -> bytes:
     """What the server's ``/api/meta`` tells the online table's page, for a game on the
     phone: the decks, the bots' levels, the paces and the box (no invite address)."""
+    from darkcity import __version__
     from darkcity.deck import BOX, PRESETS, card_key
     from darkcity.room.bots import LEVELS
     from darkcity.room.setup import PACES
@@ -517,6 +518,7 @@ def _play_meta() -> bytes:
         "levels": list(LEVELS),
         "paces": {k: {"decide_s": v[0], "beat_s": v[1]} for k, v in PACES.items()},
         "languages": list(LANGS), "box": [card_key(c) for c in BOX],
+        "version": __version__,  # the set-up's footer
     }, ensure_ascii=False, sort_keys=True).encode()
 
 

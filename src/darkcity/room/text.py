@@ -36,6 +36,7 @@ UI: Final = (
     _("Join"),
     _("Watch"),
     _("Friends at a virtual table; the app is the Mayor."),
+    _("What each version changed"),
     _("Something went wrong."),
     _("Decision received."),
     _("1"),

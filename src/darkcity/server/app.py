@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
+from darkcity import __version__
 from darkcity.deck import BOX, PRESETS, card_key
 from darkcity.i18n import Message, msg, negotiate, translator
 from darkcity.room import Room, names
@@ -51,7 +52,7 @@ from darkcity.server.limits import (
     mask_credentials_in_logs,
 )
 from darkcity.server.manager import PACES, RoomManager
-from darkcity.server.pocket_app import PocketApp, pocket_app_router
+from darkcity.server.pocket_app import PocketApp, pocket_app_router, project_urls
 from darkcity.server.preview import with_preview
 from darkcity.server.qr import qr_router
 from darkcity.server.replay import Replays
@@ -351,6 +352,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             "paces": {k: {"decide_s": v[0], "beat_s": v[1]} for k, v in PACES.items()},
             "languages": ["en", "pt_BR"],
             "box": [card_key(c) for c in BOX],
+            "version": __version__,  # the pages' footers
+            "changelog": project_urls().get("changelog"),
         }
 
     @app.get("/api/i18n/{lang}")

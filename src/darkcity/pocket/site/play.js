@@ -14,6 +14,7 @@ import { startClock } from "./static/js/clock.js";
 import { drawPages, helpKey } from "./static/js/page.js";
 import { deckFields, langSwitch } from "./static/js/home.js";
 import { offerUpdates } from "./shell.js";
+import { versionFooter } from "./static/common/version.js";
 import { download, listen, onThisPhone, rpc } from "./engine.js";
 
 let listener = null;  // the game this page shows: { code, onMessage }
@@ -208,7 +209,7 @@ function home() {
         el("a", { href: "./", class: "button secondary", "data-testid": "companion-link", text: t("Table companion") }),
         el("a", { href: "replay.html", class: "button secondary", "data-testid": "review-home", text: t("Open a game record") }),
         el("span", { class: "muted", text: t("Playing with real cards? The companion counts and narrates for your table.") }))),
-    savedGames(), el("div", { class: "forms" }, setUp()));
+    savedGames(), el("div", { class: "forms" }, setUp()), versionFooter(S.meta));
 }
 
 // -- a phone passed from hand to hand -------------------------------------------------

@@ -4,6 +4,7 @@ import { t, role, word, chooseLanguage } from "./i18n.js";
 import { el } from "./dom.js";
 import { post, tokenKey } from "./net.js";
 import { installCard } from "./install.js";
+import { versionFooter } from "../common/version.js";
 
 function enter(r) {
   localStorage.setItem(tokenKey(r.code), r.token);
@@ -129,7 +130,8 @@ export function homePage() {
         el("a", { href: "/table", class: "button secondary", "data-testid": "companion-link", text: t("Table companion") }),
         el("a", { href: "/replay", class: "button secondary", "data-testid": "review-home", text: t("Open a game record") }),
         el("span", { class: "muted", text: t("Playing with real cards? The companion counts and narrates for your table.") }))),
-    installCard(), yourRooms(), el("div", { class: "forms" }, create, join));
+    installCard(), yourRooms(), el("div", { class: "forms" }, create, join),
+    versionFooter(S.meta, t("What each version changed")));
 }
 
 export function notFoundPage() {

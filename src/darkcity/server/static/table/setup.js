@@ -4,6 +4,7 @@
 import { el, button } from "./dom.js";
 import { t, role, cardLabel } from "./i18n.js";
 import { api } from "./api.js";
+import { versionFooter } from "../common/version.js";
 
 const DEFAULT_NAMES = ["", "", "", "", "", ""];
 let typing = null;  // the deck checked again once a name's typing pauses
@@ -217,5 +218,7 @@ export function setupPage(S) {
       S.render();
     }, { "aria-pressed": calls ? "true" : "false", "data-testid": "setup-pref-calls" })));
   wrap.append(start);
+  const version = versionFooter(S.meta);
+  if (version) wrap.append(version);
   return wrap;
 }
