@@ -68,7 +68,8 @@ def test_the_addresses_are_written_once_and_everything_agrees() -> None:
     clones = re.findall(r"git clone (\S+)", deploy)
     assert clones and set(clones) == {SOURCE}, clones
     # what the server and the scripts read
-    assert project_urls() == {"homepage": SOURCE, "source": SOURCE, "pocketapp": POCKET}
+    assert project_urls() == {"homepage": SOURCE, "source": SOURCE, "pocketapp": POCKET,
+                              "changelog": f"{SOURCE}/blob/main/CHANGELOG.md"}
     assert build_pages.published_address() == POCKET
 
 
