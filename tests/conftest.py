@@ -1,4 +1,18 @@
-"""Shared fixtures: where the adjudicated scenarios live."""
+"""Shared fixtures (where the adjudicated scenarios live), the suite's tiers and its
+parallel workers.
+
+Tiers (markers registered in pyproject.toml; CONTRIBUTING.md): ``browser`` (every test
+under ``tests/browser/``, marked here), ``compiled``, ``services``, ``slow``; the fast
+tier is ``-m "not browser and not compiled and not services and not slow"``.
+
+Workers: where pytest-xdist is installed (the test extra), a run of folders (no
+argument, as the README's ``python3 -m pytest``, or ``tests/browser``, or a tier
+with ``-m``) is spread over ``-n auto`` workers with ``--dist loadgroup``; a run of
+named files or tests stays in one process. ``-n N`` (``-n 0`` for one process) says
+otherwise, and ``-p no:xdist`` runs without the plugin. The tests of a module that
+share a module-scoped fixture (a browser, a cluster, a build) run on one worker, so
+the fixture is set up once.
+"""
 
 from __future__ import annotations
 
@@ -21,8 +35,41 @@ def scenarios_dir() -> Path:
 BROWSER_DIR = Path(__file__).resolve().parent / "browser"
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """``-n auto --dist loadgroup`` for a run of folders, where xdist is installed and
+    the command line says nothing of workers (before xdist reads its options)."""
+    if not config.pluginmanager.hasplugin("xdist") or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    opt = config.option
+    if opt.numprocesses is not None or opt.dist != "no" or opt.tx:
+        return  # the command line chose
+    if config.getoption("usepdb", False) or config.getoption("collectonly", False):
+        return
+    places = [a.split("::")[0] for a in config.args]
+    if config.args_source is pytest.Config.ArgsSource.ARGS and not all(
+            Path(config.invocation_params.dir, p).is_dir() for p in places):
+        return  # named files or tests: one process, quick to start
+    opt.numprocesses = "auto"
+    opt.dist = "loadgroup"
+
+
+def _module_scoped(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(d.scope in ("module", "class", "package")
+               for defs in info.name2fixturedefs.values() for d in defs)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Every test under ``tests/browser/`` carries the ``browser`` marker (the tiers)."""
+    """Every test under ``tests/browser/`` carries the ``browser`` marker (the tiers);
+    the tests of a module that share a module-scoped fixture, and every browser test
+    of a module, are one group of work for xdist (one worker sets the fixture up once)."""
     for item in items:
-        if BROWSER_DIR in Path(str(item.fspath)).resolve().parents:
+        path = Path(str(item.fspath)).resolve()
+        browser = BROWSER_DIR in path.parents
+        if browser:
             item.add_marker(pytest.mark.browser)
+        if (browser or _module_scoped(item)) and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(path.relative_to(ROOT).as_posix()))
