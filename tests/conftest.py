@@ -1,9 +1,10 @@
 """Shared fixtures (where the adjudicated scenarios live), the suite's tiers and its
 parallel workers.
 
-Tiers (markers registered in pyproject.toml; CONTRIBUTING.md): ``browser`` (every test
-under ``tests/browser/``, marked here), ``compiled``, ``services``, ``slow``; the fast
-tier is ``-m "not browser and not compiled and not services and not slow"``.
+Tiers (markers registered in pyproject.toml; CONTRIBUTING.md): ``browser`` (the tests
+under ``tests/browser/`` that ask for Chromium, the ``browser`` or ``chromium_path``
+fixture: marked here), ``compiled``, ``services``, ``slow``; the fast tier is
+``-m "not browser and not compiled and not services and not slow"``.
 
 Workers: where pytest-xdist is installed (the test extra), a run of folders (no
 argument, as the README's ``python3 -m pytest``, or ``tests/browser``, or a tier
@@ -62,14 +63,16 @@ def _module_scoped(item: pytest.Item) -> bool:
                for defs in info.name2fixturedefs.values() for d in defs)
 
 
+CHROMIUM = {"browser", "chromium_path"}  # the fixtures of tests/browser/conftest.py
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Every test under ``tests/browser/`` carries the ``browser`` marker (the tiers);
-    the tests of a module that share a module-scoped fixture, and every browser test
-    of a module, are one group of work for xdist (one worker sets the fixture up once)."""
+    """A test under ``tests/browser/`` that asks for Chromium carries the ``browser``
+    marker (the tiers); the tests of a module that share a module-scoped fixture are
+    one group of work for xdist (one worker sets the fixture up once)."""
     for item in items:
         path = Path(str(item.fspath)).resolve()
-        browser = BROWSER_DIR in path.parents
-        if browser:
+        if BROWSER_DIR in path.parents and CHROMIUM & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
-        if (browser or _module_scoped(item)) and not item.get_closest_marker("xdist_group"):
+        if _module_scoped(item) and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(path.relative_to(ROOT).as_posix()))

@@ -52,7 +52,7 @@ class Server:
             [sys.executable, "-m", "darkcity", "serve", "--host", "127.0.0.1", "--port",
              str(self.port), "--db", f"sqlite:///{self.db}"],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        end = time.monotonic() + 30
+        end = time.monotonic() + 60  # a loaded 2-core machine (parallel workers) is slow
         while time.monotonic() < end:
             if self.proc.poll() is not None:
                 raise RuntimeError(self.proc.stderr.read().decode() if self.proc.stderr else "")

@@ -8,9 +8,11 @@ Screenshots go to ``tests/browser/artifacts/`` (``DARKCITY_ARTIFACTS`` overrides
 One Chromium per worker: the ``browser`` fixture hands every module the same one, started
 at the first test that asks for it and closed as soon as the next test of this process
 does not ask for it (Playwright's sync API runs an event loop in this thread while it
-is open, and other tests call ``asyncio.run()`` themselves); each module's contexts are
-closed at the module's end. apt-get and npm run under a lock of the machine, so the
-parallel workers never install at once. The pocket app's site is built once a session.
+is open, and other tests call ``asyncio.run()`` themselves); each test's contexts are
+closed when it ends. ``server`` and ``table_server`` are one ``darkcity serve`` each a
+module (each test makes its own rooms and tables; one a test left stopped is started
+again). apt-get and npm run under a lock of the machine, so the parallel workers never
+install at once.
 """
 
 from __future__ import annotations
@@ -166,11 +168,14 @@ def axe_source() -> str:
     return found.read_text(encoding="utf-8")
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    """The web app on a free loopback port, its bots deciding at once (a module that
-    wants them paced as in play defines its own)."""
-    s = Server(tmp_path / "web.sqlite3", free_port(), DARKCITY_BOT_DELAY_S="0")
+#: A server its module's tests share lets one address create and join rooms without
+#: the limits against hostile clients (tests/test_server_abuse.py checks those).
+SHARED = {f"DARKCITY_{name}": "100000" for name in (
+    "CREATE_PER_MIN", "CREATE_BURST", "JOIN_PER_MIN", "JOIN_BURST", "REVIEW_PER_MIN")}
+
+
+@contextlib.contextmanager
+def _running(s: Server) -> Iterator[Server]:
     s.start()
     try:
         yield s
@@ -178,12 +183,48 @@ def server(tmp_path: Path) -> Iterator[Server]:
         s.stop()
 
 
-@pytest.fixture
-def table_server(tmp_path: Path) -> Iterator[Server]:
-    """The app serving the table companion, on a free loopback port."""
-    s = Server(tmp_path / "table.sqlite3", free_port())
-    s.start()
-    try:
+def _alive(s: Server) -> Server:
+    """``s``, started again on its port and database if a test left it stopped."""
+    if s.proc is None or s.proc.poll() is not None:
+        s.start()
+    return s
+
+
+@pytest.fixture(scope="module")
+def _web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    where = tmp_path_factory.mktemp("web") / "web.sqlite3"
+    with _running(Server(where, free_port(), DARKCITY_BOT_DELAY_S="0", **SHARED)) as s:
         yield s
-    finally:
-        s.stop()
+
+
+@pytest.fixture(scope="module")
+def _table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    where = tmp_path_factory.mktemp("table") / "table.sqlite3"
+    with _running(Server(where, free_port(), **SHARED)) as s:
+        yield s
+
+
+@pytest.fixture
+def server(_web_server: Server) -> Server:
+    """The web app on a free loopback port, its bots deciding at once, shared by the
+    module's tests (each makes its own rooms; a module that wants the bots paced as in
+    play, or a server of its own, defines its own)."""
+    return _alive(_web_server)
+
+
+@pytest.fixture
+def table_server(_table_server: Server) -> Server:
+    """The app serving the table companion, on a free loopback port, shared by the
+    module's tests (each makes its own tables)."""
+    return _alive(_table_server)
+
+
+@pytest.fixture(autouse=True)
+def _contexts_closed(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The browser contexts (and pages, and their sockets) a test opened are closed
+    when it ends: the next test of the module starts from a browser with none."""
+    yield
+    if "browser" in request.fixturenames and _CHROMIUM.browser is not None:
+        for context in list(_CHROMIUM.browser.contexts):
+            with contextlib.suppress(Exception):
+                context.close()
