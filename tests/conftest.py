@@ -3,7 +3,8 @@ parallel workers.
 
 Tiers (markers registered in pyproject.toml; CONTRIBUTING.md): ``browser`` (the tests
 under ``tests/browser/`` that ask for Chromium, the ``browser`` or ``chromium_path``
-fixture: marked here), ``compiled``, ``services``, ``slow``; the fast tier is
+fixture: marked here), ``compiled``, ``services`` (marked here too for a test that asks
+for ``postgres`` or ``redis_server``), ``slow``; the fast tier is
 ``-m "not browser and not compiled and not services and not slow"``.
 
 Workers: where pytest-xdist is installed (the test extra), a run of folders (no
@@ -43,16 +44,19 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     if not config.pluginmanager.hasplugin("xdist") or os.environ.get("PYTEST_XDIST_WORKER"):
         return
     opt = config.option
-    if opt.numprocesses is not None or opt.dist != "no" or opt.tx:
-        return  # the command line chose
-    if config.getoption("usepdb", False) or config.getoption("collectonly", False):
-        return
-    places = [a.split("::")[0] for a in config.args]
-    if config.args_source is pytest.Config.ArgsSource.ARGS and not all(
-            Path(config.invocation_params.dir, p).is_dir() for p in places):
-        return  # named files or tests: one process, quick to start
-    opt.numprocesses = "auto"
-    opt.dist = "loadgroup"
+    if opt.dist != "no" or opt.tx:
+        return  # the command line chose how
+    if opt.numprocesses is None:
+        if config.getoption("usepdb", False) or config.getoption("collectonly", False):
+            return
+        places = [a.split("::")[0] for a in config.args]
+        if config.args_source is pytest.Config.ArgsSource.ARGS and not all(
+                Path(config.invocation_params.dir, p).is_dir() for p in places):
+            return  # named files or tests: one process, quick to start
+        opt.numprocesses = "auto"
+    if opt.numprocesses:
+        opt.dist = "loadgroup"
+        opt.loadscopereorder = False  # the order of pytest_collection_modifyitems below
 
 
 def _module_scoped(item: pytest.Item) -> bool:
@@ -64,15 +68,35 @@ def _module_scoped(item: pytest.Item) -> bool:
 
 
 CHROMIUM = {"browser", "chromium_path"}  # the fixtures of tests/browser/conftest.py
+SERVICES = {"postgres", "redis_server"}  # the fixtures of tests/services.py
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A test under ``tests/browser/`` that asks for Chromium carries the ``browser``
-    marker (the tiers); the tests of a module that share a module-scoped fixture are
-    one group of work for xdist (one worker sets the fixture up once)."""
+    marker, one that asks for PostgreSQL or Redis the ``services`` marker (the tiers);
+    the tests of a module that share a module-scoped fixture are one group of work for
+    xdist (one worker sets the fixture up once)."""
     for item in items:
         path = Path(str(item.fspath)).resolve()
-        if BROWSER_DIR in path.parents and CHROMIUM & set(getattr(item, "fixturenames", ())):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if BROWSER_DIR in path.parents and CHROMIUM & fixtures:
             item.add_marker(pytest.mark.browser)
+        if SERVICES & fixtures:
+            item.add_marker(pytest.mark.services)
         if _module_scoped(item) and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(path.relative_to(ROOT).as_posix()))
+    if os.environ.get("PYTEST_XDIST_WORKER") and config.option.dist == "loadgroup":
+        items.sort(key=_first)  # (stable: a module's tests keep their order)
+
+
+#: With workers, the longest work is handed out first (the others fill the gaps): the
+#: compiled build and its suites on one worker, then the services, then each browser
+#: module as one piece, then any other group, then the single tests.
+_ORDER = ("compiled", "services", "browser")
+
+
+def _first(item: pytest.Item) -> int:
+    for rank, marker in enumerate(_ORDER):
+        if item.get_closest_marker(marker):
+            return rank
+    return len(_ORDER) + (0 if item.get_closest_marker("xdist_group") else 1)

@@ -15,8 +15,7 @@ The build (a few minutes of mypyc and the C compiler) is kept in the cache
 (``$DARKCITY_CACHE``, else ``~/.cache/darkcity``) under the hash of what it is made
 of (the package's sources, ``setup.py``, ``pyproject.toml``, Python's and mypy's
 versions): a run whose sources did not change since the last build copies it. It is
-made under a lock of the machine, so parallel workers build it once. The suites run
-in a few groups, each a test of its own, so that workers share them.
+made under a lock of the machine, so that two runs side by side build it once.
 """
 
 from __future__ import annotations
@@ -36,7 +35,8 @@ import pytest
 
 from .services import machine_lock
 
-pytestmark = pytest.mark.compiled
+# one worker builds and runs them all (under workers, this group is handed out first)
+pytestmark = [pytest.mark.compiled, pytest.mark.xdist_group("compiled")]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -136,7 +136,8 @@ def compiled_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
             (part / "done").write_text(key, encoding="utf-8")
             shutil.rmtree(kept, ignore_errors=True)
             part.rename(kept)
-            builds = sorted(kept.parent.iterdir(), key=lambda d: d.stat().st_mtime)
+            builds = sorted((d for d in kept.parent.iterdir() if ".part" not in d.name),
+                            key=lambda d: d.stat().st_mtime)
             for old in builds[:-KEEP_BUILDS]:
                 shutil.rmtree(old, ignore_errors=True)
         else:
@@ -189,13 +190,8 @@ def test_every_listed_module_is_compiled(compiled_copy: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
-GROUPS = 4  # the suites in this many runs, each a test (parallel workers share them)
-
-
-@pytest.mark.parametrize("group", range(GROUPS))
-def test_the_engine_tests_pass_compiled(compiled_copy: Path, group: int) -> None:
-    suites = SUITES[group::GROUPS]
+def test_the_engine_tests_pass_compiled(compiled_copy: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *suites], cwd=ROOT, env=_env(compiled_copy), capture_output=True, text=True,
-        check=False)
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *SUITES],
+        cwd=ROOT, env=_env(compiled_copy), capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
