@@ -102,6 +102,7 @@ async def _snapshot(server: Server, code: str) -> dict[str, Any]:
                     return out
 
 
+@pytest.mark.slow  # two server starts and a game: 26-48 s on the loaded 2-core machine
 def test_kill_9_mid_game_then_resume(server: Server) -> None:
     host = create_room(server.base, "Ana", players=6, pace="fast", decide_s=60, beat_s=0.05)
     code = host["code"]
