@@ -18,6 +18,7 @@ the fixture is set up once.
 
 from __future__ import annotations
 
+import inspect
 import os
 from pathlib import Path
 
@@ -59,12 +60,24 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
         opt.loadscopereorder = False  # the order of pytest_collection_modifyitems below
 
 
-def _module_scoped(item: pytest.Item) -> bool:
+def _group(item: pytest.Item) -> str | None:
+    """The xdist group of a test that shares a module-scoped fixture: its module, or the
+    test module the fixture comes from (test_pocket_play imports test_pocket_app's site:
+    the two run on one worker, one after the other); None for a test that shares none."""
     info = getattr(item, "_fixtureinfo", None)
     if info is None:
-        return False
-    return any(d.scope in ("module", "class", "package")
-               for defs in info.name2fixturedefs.values() for d in defs)
+        return None
+    here = Path(str(item.fspath)).resolve()
+    group = None
+    for defs in info.name2fixturedefs.values():
+        for d in defs:
+            if d.scope not in ("module", "class", "package"):
+                continue
+            group = group or here
+            source = Path(inspect.getsourcefile(d.func) or here).resolve()
+            if source.name.startswith("test_") and source != here:
+                return source.relative_to(ROOT).as_posix()
+    return group.relative_to(ROOT).as_posix() if group else None
 
 
 CHROMIUM = {"browser", "chromium_path"}  # the fixtures of tests/browser/conftest.py
@@ -83,8 +96,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
         if SERVICES & fixtures:
             item.add_marker(pytest.mark.services)
-        if _module_scoped(item) and not item.get_closest_marker("xdist_group"):
-            item.add_marker(pytest.mark.xdist_group(path.relative_to(ROOT).as_posix()))
+        group = _group(item)
+        if group and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(group))
     if os.environ.get("PYTEST_XDIST_WORKER") and config.option.dist == "loadgroup":
         items.sort(key=_first)  # (stable: a module's tests keep their order)
 
