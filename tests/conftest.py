@@ -99,7 +99,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         group = _group(item)
         if group and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(group))
-    if os.environ.get("PYTEST_XDIST_WORKER") and config.option.dist == "loadgroup":
+    if os.environ.get("PYTEST_XDIST_WORKER") and getattr(config.option, "loadgroup", False):
+        # (on a worker, xdist sets ``loadgroup`` for --dist loadgroup and resets ``dist``)
         items.sort(key=_first)  # (stable: a module's tests keep their order)
 
 
