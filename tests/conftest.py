@@ -21,6 +21,7 @@ from __future__ import annotations
 import inspect
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,9 +43,15 @@ BROWSER_DIR = Path(__file__).resolve().parent / "browser"
 def pytest_cmdline_main(config: pytest.Config) -> None:
     """``-n auto --dist loadgroup`` for a run of folders, where xdist is installed and
     the command line says nothing of workers (before xdist reads its options)."""
-    if not config.pluginmanager.hasplugin("xdist") or os.environ.get("PYTEST_XDIST_WORKER"):
+    if not config.pluginmanager.hasplugin("xdist"):
         return
     opt = config.option
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # a worker parses the command line again: it learns of the groups from the
+        # controller (pytest_configure_node below), before xdist reads them
+        if getattr(config, "workerinput", {}).get("darkcity_loadgroup"):
+            opt.loadgroup = True
+        return
     if opt.dist != "no" or opt.tx:
         return  # the command line chose how
     if opt.numprocesses is None:
@@ -58,6 +65,12 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     if opt.numprocesses:
         opt.dist = "loadgroup"
         opt.loadscopereorder = False  # the order of pytest_collection_modifyitems below
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """(xdist, on the controller) Tell each worker that the groups are in force."""
+    node.workerinput["darkcity_loadgroup"] = node.config.option.dist == "loadgroup"
 
 
 def _group(item: pytest.Item) -> str | None:
@@ -84,6 +97,7 @@ CHROMIUM = {"browser", "chromium_path"}  # the fixtures of tests/browser/conftes
 SERVICES = {"postgres", "redis_server"}  # the fixtures of tests/services.py
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the groups on a worker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A test under ``tests/browser/`` that asks for Chromium carries the ``browser``
     marker, one that asks for PostgreSQL or Redis the ``services`` marker (the tiers);
