@@ -13,9 +13,10 @@ install then builds the pure package too).
 
 The build (a few minutes of mypyc and the C compiler) is kept in the cache
 (``$DARKCITY_CACHE``, else ``~/.cache/darkcity``) under the hash of what it is made
-of (the package's sources, ``setup.py``, ``pyproject.toml``, Python's and mypy's
-versions): a run whose sources did not change since the last build copies it. It is
-made under a lock of the machine, so that two runs side by side build it once.
+of (the package's sources, ``setup.py``, the compiled modules' list and mypy's
+settings in ``pyproject.toml``, Python's and mypy's versions): a run whose sources
+did not change since the last build copies it. It is made under a lock of the
+machine, so that two runs side by side build it once.
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
@@ -97,10 +100,12 @@ def _compiler_missing() -> str | None:
 
 
 def _build_key() -> str:
-    """The hash of what the build is made of."""
+    """The hash of what the build is made of: the package's sources, setup.py, the
+    list of compiled modules and mypy's settings, Python's and mypy's versions."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
     h = hashlib.sha256(f"{sys.version} mypy {importlib.metadata.version('mypy')}".encode())
-    files = sorted((ROOT / "src" / "darkcity").rglob("*.py"))
-    for f in [ROOT / "setup.py", ROOT / "pyproject.toml", *files]:
+    h.update(json.dumps([config.get("darkcity"), config.get("mypy")], sort_keys=True).encode())
+    for f in [ROOT / "setup.py", *sorted((ROOT / "src" / "darkcity").rglob("*.py"))]:
         h.update(f.relative_to(ROOT).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()[:20]
 
