@@ -66,7 +66,8 @@ def _test_times(junit: Path) -> list[tuple[str, str, float, str]]:
         for tag in ("failure", "error", "skipped"):
             if case.find(tag) is not None:
                 outcome = tag
-        out.append((path, case.get("name", ""), float(case.get("time", 0) or 0), outcome))
+        name = case.get("name", "").split("@")[0]  # (xdist's group, after the test's id)
+        out.append((path, name, float(case.get("time", 0) or 0), outcome))
     return out
 
 
