@@ -6,12 +6,16 @@ install them with ``apt-get`` (as root); where that cannot be done, the tests th
 need them are skipped with a reason that says what is missing. PostgreSQL refuses
 to run as root, so a root test run starts it as the ``postgres`` user (created by the
 package) with ``runuser``. Everything listens on 127.0.0.1 only, on free ports, and is
-stopped when the session ends.
+stopped when the session ends (each xdist worker starts its own).
+
+:func:`machine_lock` serializes what must not run twice at once on the machine (apt-get,
+npm installs, a shared build) across the suite's parallel workers and other runs.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import glob
 import os
 import shutil
@@ -25,9 +29,23 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["Postgres", "Redis", "free_port", "postgres", "redis_server"]
+__all__ = ["Postgres", "Redis", "free_port", "machine_lock", "postgres", "redis_server"]
 
 APT_TIMEOUT_S = 600
+LOCKS = Path(tempfile.gettempdir()) / "darkcity-test-locks"
+
+
+@contextlib.contextmanager
+def machine_lock(name: str) -> Iterator[None]:
+    """Held by one process of the machine at a time (``flock`` on a file in the temporary
+    folder): the workers of one run, and runs side by side, wait for each other."""
+    LOCKS.mkdir(mode=0o777, parents=True, exist_ok=True)
+    with open(LOCKS / f"{name}.lock", "a+b") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def free_port() -> int:
@@ -64,11 +82,12 @@ def _apt_install(*packages: str) -> str | None:
     else:
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
         try:
-            subprocess.run(["apt-get", "update", "-q"], env=env, check=True,
-                           capture_output=True, timeout=APT_TIMEOUT_S)
-            subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends",
-                            *packages], env=env, check=True, capture_output=True,
-                           timeout=APT_TIMEOUT_S)
+            with machine_lock("apt"):
+                subprocess.run(["apt-get", "update", "-q"], env=env, check=True,
+                               capture_output=True, timeout=APT_TIMEOUT_S)
+                subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends",
+                                *packages], env=env, check=True, capture_output=True,
+                               timeout=APT_TIMEOUT_S)
         except (subprocess.SubprocessError, OSError) as e:
             why = f"apt-get install {key} failed: {e}"
     _installed[key] = why

@@ -36,7 +36,7 @@ from .services import Postgres, Redis, free_port  # noqa: E402
 
 postgres, redis_server = services.postgres, services.redis_server  # the fixtures
 
-pytestmark = pytest.mark.services
+# the tests that ask for postgres or redis_server are marked `services` by tests/conftest.py
 
 LEASE_S = 1.5  # a dead owner's rooms are taken over within about this
 

@@ -43,6 +43,7 @@ def answer(child: Any, prompt: str, text: str) -> None:
     child.sendline(text)
 
 
+@pytest.mark.slow  # two nights at the table's pace (pexpect)
 def test_two_nights_with_an_undo(tmp_path: Path) -> None:
     record = tmp_path / "table.json"
     child = spawn_table(record, beat="0.4")

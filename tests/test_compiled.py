@@ -10,22 +10,38 @@ in Python can still go wrong there: this is where it shows.
 
 Skipped, with the reason, where mypyc or a C compiler is missing (the
 install then builds the pure package too).
+
+The build (a few minutes of mypyc and the C compiler) is kept in the cache
+(``$DARKCITY_CACHE``, else ``~/.cache/darkcity``) under the hash of what it is made
+of (the package's sources, ``setup.py``, the compiled modules' list and mypy's
+settings in ``pyproject.toml``, Python's and mypy's versions): a run whose sources
+did not change since the last build copies it. It is made under a lock of the
+machine, so that two runs side by side build it once.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-pytestmark = pytest.mark.compiled
+from .services import machine_lock
+
+# one worker builds and runs them all (under workers, this group is handed out first);
+# the build alone passed the suite's 900 s on a 2-core machine loaded by other work
+pytestmark = [pytest.mark.compiled, pytest.mark.xdist_group("compiled"),
+              pytest.mark.timeout(2400)]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -83,17 +99,64 @@ def _compiler_missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
+def _build_key() -> str:
+    """The hash of what the build is made of: the package's sources, setup.py, the
+    list of compiled modules and mypy's settings, Python's and mypy's versions."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    h = hashlib.sha256(f"{sys.version} mypy {importlib.metadata.version('mypy')}".encode())
+    h.update(json.dumps([config.get("darkcity"), config.get("mypy")], sort_keys=True).encode())
+    for f in [ROOT / "setup.py", *sorted((ROOT / "src" / "darkcity").rglob("*.py"))]:
+        h.update(f.relative_to(ROOT).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:20]
+
+
+def _cache_root() -> Path:
+    return Path(os.environ.get("DARKCITY_CACHE") or Path(
+        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "darkcity")
+
+
+KEEP_BUILDS = 3  # the newest builds kept in the cache
+
+
+@pytest.fixture(scope="session")
 def compiled_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the package with its compiled modules built in place."""
+    """A copy of the package with its compiled modules built in place (from the cache
+    when the sources are those of a build kept there)."""
     why = _compiler_missing()
     if why is not None:
         pytest.skip(why)
-    setup = _setup_module()
     tmp = tmp_path_factory.mktemp("compiled")
     shutil.copytree(ROOT / "src" / "darkcity", tmp / "src" / "darkcity",
                     ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     shutil.copy(ROOT / "pyproject.toml", tmp / "pyproject.toml")  # mypy's settings
+    key = _build_key()
+    kept = _cache_root() / "compiled-tests" / key
+    with machine_lock(f"compiled-{key}"):
+        if not (kept / "done").exists():
+            _build(tmp)
+            part = kept.with_name(f"{key}.part{os.getpid()}")
+            shutil.rmtree(part, ignore_errors=True)
+            for so in tmp.rglob("*.so"):
+                if "build" not in so.relative_to(tmp).parts:
+                    (part / so.relative_to(tmp)).parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(so, part / so.relative_to(tmp))
+            (part / "done").write_text(key, encoding="utf-8")
+            shutil.rmtree(kept, ignore_errors=True)
+            part.rename(kept)
+            builds = sorted((d for d in kept.parent.iterdir() if ".part" not in d.name),
+                            key=lambda d: d.stat().st_mtime)
+            for old in builds[:-KEEP_BUILDS]:
+                shutil.rmtree(old, ignore_errors=True)
+        else:
+            for so in kept.rglob("*.so"):
+                shutil.copy2(so, tmp / so.relative_to(kept))
+            kept.touch()
+    return tmp
+
+
+def _build(tmp: Path) -> None:
+    """mypyc and the C compiler: the listed modules' extensions, in place in ``tmp``."""
+    setup = _setup_module()
     build = (
         "import sys\n"
         f"sys.path.insert(0, {str(ROOT)!r})\n"
@@ -107,7 +170,6 @@ def compiled_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = subprocess.run([sys.executable, "-c", build], cwd=tmp, capture_output=True,
                           text=True, check=False, timeout=900)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return tmp
 
 
 def _env(copy: Path) -> dict[str, str]:

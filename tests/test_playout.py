@@ -3,7 +3,9 @@ preset and table size. No exception, every game ends, every night is valid
 (``validate``), every record replays identically through the checked path
 (``Game.do``), the same seed gives the same record, and no view leaks.
 
-``DARKCITY_PLAYOUT_GAMES`` sets the number of games (default 1000).
+``DARKCITY_PLAYOUT_GAMES`` sets the number of games (default 1000), played in ten
+blocks: the first in the fast tier, the other nine marked ``slow`` (the whole run
+plays them all, each block on whichever worker is free).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import json
 import os
 import random
 import time
+
+import pytest
 
 from darkcity.decisions import Phase
 from darkcity.deck import Deck
@@ -25,6 +29,7 @@ from .test_game import CASES, NAMES, new_game
 from .test_views import check_no_leak
 
 GAMES = int(os.environ.get("DARKCITY_PLAYOUT_GAMES", "1000"))
+BLOCKS = 10
 MAX_NIGHTS = 400
 
 
@@ -50,11 +55,15 @@ def _play(game: Game, rng: random.Random) -> None:
             game.apply(choices[rng.randrange(len(choices))])
 
 
-def test_random_playouts_conform() -> None:
+@pytest.mark.parametrize("block", [0, *(pytest.param(b, marks=pytest.mark.slow)
+                                         for b in range(1, BLOCKS))])
+def test_random_playouts_conform(block: int) -> None:
     started = time.perf_counter()
     nights = 0
     winners = 0
-    for i in range(GAMES):
+    size = -(-GAMES // BLOCKS)
+    games = range(block * size, min(GAMES, (block + 1) * size))
+    for i in games:
         deck, n = CASES[i % len(CASES)]
         seed = f"playout-{i}"
         game = Game(Settings(players=NAMES[:n], deck=_deck(deck, n),
@@ -75,8 +84,8 @@ def test_random_playouts_conform() -> None:
             for viewer in [None, *game.players]:
                 check_no_leak(game, viewer)
     elapsed = time.perf_counter() - started
-    assert nights >= GAMES and winners >= GAMES
-    print(f"{GAMES} games, {nights} nights in {elapsed:.1f} s")
+    assert nights >= len(games) and winners >= len(games)
+    print(f"{len(games)} games, {nights} nights in {elapsed:.1f} s")
 
 
 def test_same_seed_same_record() -> None:

@@ -22,6 +22,7 @@ def test_ruff_is_clean() -> None:
     assert run.returncode == 0, run.stdout + run.stderr
 
 
+@pytest.mark.slow  # a minute and more without mypy's cache (CI); `python3 -m mypy` in the loop
 def test_mypy_strict_is_clean() -> None:
     pytest.importorskip("mypy")
     run = _run("mypy")

@@ -290,6 +290,7 @@ def test_a_huge_body_is_refused_by_its_length_and_never_read_whole(tmp_path: Pat
 # -- 4. all-bot rooms cannot starve the loop ---------------------------------------------
 
 
+@pytest.mark.slow  # a load test: rooms of strong bots
 def test_rooms_of_strong_bots_do_not_slow_a_human_down(tmp_path: Path) -> None:
     with serving(tmp_path, DARKCITY_BOT_WORKERS="2") as server:
         codes = []

@@ -52,7 +52,7 @@ class Server:
             [sys.executable, "-m", "darkcity", "serve", "--host", "127.0.0.1", "--port",
              str(self.port), "--db", f"sqlite:///{self.db}"],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        end = time.monotonic() + 30
+        end = time.monotonic() + 60  # a loaded 2-core machine (parallel workers) is slow
         while time.monotonic() < end:
             if self.proc.poll() is not None:
                 raise RuntimeError(self.proc.stderr.read().decode() if self.proc.stderr else "")
@@ -102,6 +102,7 @@ async def _snapshot(server: Server, code: str) -> dict[str, Any]:
                     return out
 
 
+@pytest.mark.slow  # two server starts and a game: 26-48 s on the loaded 2-core machine
 def test_kill_9_mid_game_then_resume(server: Server) -> None:
     host = create_room(server.base, "Ana", players=6, pace="fast", decide_s=60, beat_s=0.05)
     code = host["code"]

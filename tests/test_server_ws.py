@@ -168,6 +168,7 @@ def test_protocol_validation_errors(client: TestClient) -> None:
         assert "rate-limited" in codes
 
 
+@pytest.mark.slow  # a whole game over the socket: 23-27 s on the loaded 2-core machine
 def test_a_short_game_over_the_socket_with_acks(fast_client: TestClient) -> None:
     client = fast_client
     room = _room(client, decide_s=30, beat_s=0, bot_delay_s=0)

@@ -66,6 +66,7 @@ def finish(child: pexpect.spawn) -> int:
     return int(child.exitstatus if child.exitstatus is not None else -1)
 
 
+@pytest.mark.slow  # a whole game in the terminal (pexpect)
 def test_a_whole_game_against_bots_to_the_victory_screen(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--players", "4", "--seed", "2", "--name", "Zé",
                   "--bots", "random", "--record", "g.json")
@@ -88,6 +89,7 @@ def test_a_whole_game_against_bots_to_the_victory_screen(tmp_path: Path) -> None
     assert check.returncode == 0, check.stdout + check.stderr
 
 
+@pytest.mark.slow  # a whole hot-seat game in the terminal (pexpect)
 def test_a_hotseat_game(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--humans", "Ana,Bia", "--players", "4", "--seed", "4",
                   "--bots", "random", "--record", "h.json", "--lang", "pt")
@@ -104,6 +106,7 @@ def test_a_hotseat_game(tmp_path: Path) -> None:
     assert doc["over"] is True and doc["terminal"]["humans"] == ["Ana", "Bia"]
 
 
+@pytest.mark.slow  # a game resumed to its end (pexpect)
 def test_ctrl_c_saves_and_resume_goes_on_to_the_end(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--players", "5", "--seed", "10", "--bots", "random",
                   "--record", "r.json")

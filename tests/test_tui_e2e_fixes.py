@@ -309,6 +309,7 @@ def test_7_help_explains_the_cards_in_play(tmp_path: Path, deck: str, players: s
     assert not RULE_ID.search(game.out), RULE_ID.search(game.out)
 
 
+@pytest.mark.slow  # a whole game in the terminal (pexpect)
 def test_7_no_rule_ids_in_a_whole_game(tmp_path: Path) -> None:
     game = Play(tmp_path, "--deck", "reporter-creature-6", "--players", "6", "--seed", "3",
                 "--bots", "random", "--record", "w.json")

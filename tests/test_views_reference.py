@@ -245,7 +245,9 @@ def _check(game: Game, viewers: list[str | None], since: int, t: Translator | No
         assert lazy.nights == tuple(replace(n, events=()) for n in ref.history)
 
 
-@pytest.mark.parametrize(("deck", "n"), CASES[::3])
+@pytest.mark.parametrize(("deck", "n"), [  # one case in two in the fast tier
+    pytest.param(deck, n, marks=[pytest.mark.slow] if i % 2 else [])
+    for i, (deck, n) in enumerate(CASES[::3])])
 def test_views_equal_the_reference_at_every_decision_point(deck: str, n: int) -> None:
     pt = translator("pt")
     for seed in range(2):
@@ -263,23 +265,28 @@ def test_views_equal_the_reference_at_every_decision_point(deck: str, n: int) ->
         _check(g, viewers, 2, pt)
 
 
-def test_whole_games_equal_the_reference() -> None:
+BIGGEST = list({deck: n for deck, n in CASES}.items())
+
+
+@pytest.mark.parametrize(("i", "deck", "n"), [
+    pytest.param(i, deck, n, marks=[pytest.mark.slow] if i % 5 else [])
+    for i, (deck, n) in enumerate(BIGGEST)])
+def test_whole_games_equal_the_reference(i: int, deck: str, n: int) -> None:
     """Whole games (to their last night and the end), every preset at its largest table:
     every role at every phase, the views of a game over, a plain function as
-    the translation (nothing cached for it)."""
-    biggest = {deck: n for deck, n in CASES}
-    for i, (deck, n) in enumerate(biggest.items()):
-        g = new_game(deck, n, f"ref-whole-{i}")
-        rng = random.Random(i)
-        viewers: list[str | None] = [None, *g.players]
-        while not g.over:
-            _check(g, viewers, g.night - 1, None)
-            for p in g.pending:
-                choices = g.legal(p)
-                g.apply(choices[rng.randrange(len(choices))])
-        _check(g, viewers, 1, None)
-        def same(message: str) -> str:
-            return message
+    the translation (nothing cached for it). One preset in five in the fast tier, the
+    others marked ``slow`` (together over a minute)."""
+    g = new_game(deck, n, f"ref-whole-{i}")
+    rng = random.Random(i)
+    viewers: list[str | None] = [None, *g.players]
+    while not g.over:
+        _check(g, viewers, g.night - 1, None)
+        for p in g.pending:
+            choices = g.legal(p)
+            g.apply(choices[rng.randrange(len(choices))])
+    _check(g, viewers, 1, None)
+    def same(message: str) -> str:
+        return message
 
-        for viewer in viewers:
-            assert view(g, viewer, translate=same) == reference_view(g, viewer, translate=same)
+    for viewer in viewers:
+        assert view(g, viewer, translate=same) == reference_view(g, viewer, translate=same)
