@@ -333,7 +333,7 @@ def test_resume_refuses_bad_files(tmp_path: Path) -> None:
         resume(tmp_path / "missing.json")
 
 
-@pytest.mark.parametrize("level", ["heuristic", "strong"])
+@pytest.mark.parametrize("level", ["medium", "hard"])
 def test_bots_of_the_registry_take_the_other_seats(tmp_path: Path, level: str) -> None:
     from darkcity.tui.loop import BOT_LEVELS
 

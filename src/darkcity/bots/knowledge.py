@@ -148,7 +148,8 @@ class Beliefs:
                  sharpness: float = 3.0, *, picker: Mapping[Role, float] | None = None,
                  eps: float = 0.05, rng: random.Random | None = None,
                  marginal_samples: int = 24,
-                 tastes: Mapping[str, Mapping[Role, float]] | None = None) -> None:
+                 tastes: Mapping[str, Mapping[Role, float]] | None = None,
+                 temperature: float = 0.0) -> None:
         """``drafters``: per-role goal rates; when given, every other player is
         modelled as drafting toward its own journal (public), so the cards it
         would have liked are likelier in its hands.
@@ -163,7 +164,12 @@ class Beliefs:
         ``marginal_samples`` deals drawn with ``rng``.
 
         ``tastes``: per player, multipliers on the ``picker``'s rates (a player
-        seen to keep one role night after night: :func:`draft_tastes`)."""
+        seen to keep one role night after night: :func:`draft_tastes`).
+
+        ``temperature``: the ``picker`` mixes its draft (a quantal response: each card
+        kept with weight ``exp((value - best) / temperature)``, as the strong bot
+        drafts since issue #54); a pick weighs its likelihood under that mixture, at
+        least ``eps``. 0: the picker keeps the best card."""
         self.facts = f
         self._tastes = tastes or {}
         self._pref: dict[tuple[str, Card], float] | None = None
@@ -171,6 +177,7 @@ class Beliefs:
         self._sharpness = sharpness
         self._picker = picker
         self._eps = eps
+        self._temp = temperature
         self._rng = rng
         self._msamples = marginal_samples
         self._pv: dict[str, dict[Card, float]] = {}
@@ -202,6 +209,7 @@ class Beliefs:
         if f.death is not None:
             self.fixed[f.death] = next(c for c in f.deck if c.role is Role.DEATH)
         self._marg: dict[str, dict[Role, float]] | None = None
+        self._passed_sum = 0.0  # (a mixing picker) the weights of a hand passed on
         self._up_cards: list[Card] | None = None  # the cards a deal's upstream picks come from
 
     def _like(self, p: str, c: Card) -> float:
@@ -310,6 +318,20 @@ class Beliefs:
         ``best``) or, with weight ``eps``, another; times the reveal's weight."""
         eps = self._eps
         vals = self._values(p)
+        if self._temp > 0:  # p kept c from what it passed on and c: its likelihood
+            t = self._temp
+            rest = self._passed_sum
+            ws = []
+            for c in cands:
+                e = math.exp(min(0.0, vals[c] - best) / t) if vals[c] < best else 1.0
+                x = e / (e + rest) if vals[c] < best else 1.0 / (1.0 + rest * math.exp(
+                    (best - vals[c]) / t))
+                ws.append(max(eps, x))
+            if p in self.facts.shown:
+                ws = [x * self._shown_weight(p, c) for x, c in zip(ws, cands, strict=True)]
+            if not any(ws):
+                return None
+            return _weighted(rng, cands, ws)
         lo = best - 1e-3
         if p in self.facts.shown:
             ws = [(1.0 if vals[c] >= lo else eps) * self._shown_weight(p, c) for c in cands]
@@ -340,6 +362,9 @@ class Beliefs:
         for p in reversed(self.up):
             vals = self._values(p)
             best = max([vals[c] for c in passed], default=-1e9)
+            if self._temp > 0:  # the mixture's weight of what p passed on, best = 1
+                self._passed_sum = sum(math.exp((vals[c] - best) / self._temp)
+                                       for c in passed)
             cands = [c for c in pool if c not in taken]
             c = self._pick(rng, p, cands, best)
             if c is None:
@@ -371,7 +396,11 @@ class Beliefs:
                 if fd > best:
                     best = 1e9  # the model takes a face-down card: every hand pick is off-model
             lo = best - 1e-3
-            if q in f.shown:
+            if self._temp > 0 and best < 1e8:
+                ws = [max(self._eps, math.exp((vals[c] - best) / self._temp)) for c in hand]
+                if q in f.shown:
+                    ws = [x * self._shown_weight(q, c) for x, c in zip(ws, hand, strict=True)]
+            elif q in f.shown:
                 ws = [(1.0 if vals[c] >= lo else self._eps) * self._shown_weight(q, c)
                       for c in hand]
             else:

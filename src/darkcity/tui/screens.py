@@ -31,6 +31,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from darkcity.bots.levels import LEGACY, LEVELS, level_key
 from darkcity.cast import (
     CAST,
     PANEL,
@@ -137,12 +138,9 @@ CONDITIONS: Final[dict[str, str]] = {
     "four-in-one": _("4 XP in one row"),
 }
 
-#: The bots' levels (the registry of darkcity.bots), as the screens name them.
-BOT_LEVEL_NAMES: Final[dict[str, str]] = {
-    "random": _("random"),
-    "heuristic": _("heuristic"),
-    "strong": _("strong"),
-}
+#: The bots' levels (darkcity.bots.levels), as the screens name them, and how each plays.
+BOT_LEVEL_NAMES: Final[dict[str, str]] = {k: lv.word for k, lv in {**LEVELS, **LEGACY}.items()}
+BOT_LEVEL_LINES: Final[dict[str, str]] = {k: lv.line for k, lv in {**LEVELS, **LEGACY}.items()}
 
 @dataclass(frozen=True, slots=True)
 class TableInfo:
@@ -302,7 +300,8 @@ def deck_name(info: TableInfo, t: Translator) -> str:
 def settings_line(info: TableInfo, players: Sequence[str], t: Translator) -> Text:
     """The game's settings in one line (kept on every hot-seat screen)."""
     bots = [p for p in players if p not in info.humans]
-    level = t(BOT_LEVEL_NAMES.get(info.bots, info.bots))
+    key = level_key(info.bots) or info.bots
+    level = t(BOT_LEVEL_NAMES.get(key, key))
     parts = [t.render(msg("At the keyboard: {humans}", humans=", ".join(info.humans))),
              t.render(msg("Bots ({level}): {bots}", level=level, bots=", ".join(bots) or "—")),
              deck_name(info, t),
@@ -316,6 +315,10 @@ def bots_styles(info: TableInfo, t: Translator) -> Text | None:
     if not info.styles:
         return None
     text = Text(t.render(msg("The bots at this table:")), style="bold")
+    key = level_key(info.bots) or info.bots
+    if key in BOT_LEVEL_LINES:  # the level, and how it plays
+        text.append(f"\n  {t(BOT_LEVEL_NAMES[key]).capitalize()}: ", style="bold")
+        text.append(t(BOT_LEVEL_LINES[key]))
     for player, description in info.styles:
         text.append(f"\n  {player}: ", style="bold")
         text.append(t(description))

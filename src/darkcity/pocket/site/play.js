@@ -85,7 +85,7 @@ function setUp() {
     } });
   const deck = deckFields(players);
   const level = el("select", { "data-testid": "level" },
-    S.meta.levels.map((k) => el("option", { value: k, text: word("levels", k), selected: k === "heuristic" })));
+    S.meta.levels.map((k) => el("option", { value: k, text: `${word("levels", k)} — ${word("level_lines", k)}`, selected: k === "medium" })));
   const pace = el("select", { "data-testid": "pace" },
     Object.keys(S.meta.paces).map((k) => el("option", { value: k, text: word("paces", k), selected: k === "normal" })));
   const error = el("p", { class: "error", role: "alert", "data-testid": "play-error" });

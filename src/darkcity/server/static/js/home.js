@@ -90,7 +90,7 @@ export function homePage() {
   const pace = el("select", { "data-testid": "pace" },
     Object.keys(S.meta.paces).map((k) => el("option", { value: k, text: word("paces", k), selected: k === "normal" })));
   const level = el("select", { "data-testid": "timeout-level" },
-    S.meta.levels.map((k) => el("option", { value: k, text: word("levels", k), selected: k === "heuristic" })));
+    S.meta.levels.map((k) => el("option", { value: k, text: `${word("levels", k)} — ${word("level_lines", k)}`, selected: k === "medium" })));
   const lang = el("select", {},
     el("option", { value: "en", text: "English", selected: S.lang === "en" }),
     el("option", { value: "pt_BR", text: "Português", selected: S.lang === "pt_BR" }));

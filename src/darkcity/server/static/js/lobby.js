@@ -18,7 +18,7 @@ function seatNode(s) {
   if (isHost()) {
     if (s.kind === "empty") {
       const lv = el("select", { "data-testid": `bot-level-${s.seat}`, "aria-label": t("Bot level") },
-        S.meta.levels.map((k) => el("option", { value: k, text: word("levels", k), selected: k === "heuristic" })));
+        S.meta.levels.map((k) => el("option", { value: k, text: `${word("levels", k)} — ${word("level_lines", k)}`, selected: k === "medium" })));
       kids.push(el("div", { class: "row" }, lv, el("button", { class: "small secondary", type: "button", "data-testid": `add-bot-${s.seat}`, text: t("Add a bot"), onclick: () => send({ type: "add-bot", seat: s.seat, level: lv.value }) })));
     } else if (s.member !== S.member) {
       kids.push(el("button", { class: "small secondary", type: "button", "data-testid": `remove-${s.seat}`, text: t("Remove"), onclick: () => send({ type: "remove", seat: s.seat }) }));
