@@ -3,13 +3,17 @@
 then DAgger rounds, on this machine's CPU; its NumPy checkpoint is what ships.
 
     pip install torch==2.13.0            # a CPU build (never a plain "pip install torch")
-    python3 scripts/train_learned.py collect --games 400 --seed 1 --out runs/learned/d0.npz
-    python3 scripts/train_learned.py train runs/learned/d0.npz --out runs/learned/p0.npz
+    # the shipped policy (src/darkcity/env/data/bots-learned.npz):
+    python3 scripts/train_learned.py collect --games 500 --teachers 2 --seed c1 \\
+        --out runs/learned/d0-1.npz
+    python3 scripts/train_learned.py train runs/learned/d0-1.npz --out runs/learned/p0.npz \\
+        --epochs 15
+    python3 scripts/train_learned.py eval --policy runs/learned/p0.npz --deals 40 --seed L54
+    # a DAgger round on top (not needed for the shipped figure):
     python3 scripts/train_learned.py dagger --policy runs/learned/p0.npz --games 300 \\
-        --seed 2 --out runs/learned/d1.npz
-    python3 scripts/train_learned.py train runs/learned/d0.npz runs/learned/d1.npz \\
+        --seed g1 --out runs/learned/d1.npz
+    python3 scripts/train_learned.py train runs/learned/d0-1.npz runs/learned/d1.npz \\
         --out runs/learned/p1.npz
-    python3 scripts/train_learned.py eval --policy runs/learned/p1.npz --deals 40 --seed L1
 
 ``collect``: games of six seats, ``--teachers`` teachers (the strong bot drafting its
 best card, ``strong.argmax_draft``: a deterministic draft is the easier to imitate)
@@ -198,20 +202,20 @@ def evaluate(args: argparse.Namespace) -> None:
     from darkcity.bots.base import BOTS
     from darkcity.sim.league import single_seat
 
-    pol = load_policy(args.policy)
+    pol = load_policy(args.policy or None)
 
     class Candidate(LearnedBot):
         name = "learned-candidate"
         variant = True
 
         def __init__(self, rng: random.Random) -> None:
-            super().__init__(rng, pol, greedy=args.greedy)
+            super().__init__(rng, pol, greedy=not args.sample)
 
     BOTS[Candidate.name] = Candidate
     start = time.perf_counter()
     s = single_seat(Candidate.name, args.opponents, players=pol.players, deals=args.deals,
                     seed=args.seed, workers=args.workers)
-    print(f"{args.policy} among five {args.opponents}: {s} "
+    print(f"{args.policy or 'the shipped policy'} among five {args.opponents}: {s} "
           f"({time.perf_counter() - start:.0f} s)", flush=True)
 
 
@@ -244,12 +248,13 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--init", default="")
     e = sub.add_parser("eval")
-    e.add_argument("--policy", required=True)
+    e.add_argument("--policy", default="", help="a policy file (default: the shipped one)")
     e.add_argument("--deals", type=int, default=40)
     e.add_argument("--seed", default="learned-eval")
     e.add_argument("--opponents", default="heuristic")
     e.add_argument("--workers", type=int, default=1)
-    e.add_argument("--greedy", action="store_true")
+    e.add_argument("--sample", action="store_true",
+                   help="sample the policy's distribution (default: its most likely action)")
     args = ap.parse_args(argv)
     if args.cmd == "collect":
         _games(args, None)

@@ -4,11 +4,12 @@ The policy is a small MLP over what the environment's encoder makes of the playe
 own view (:mod:`darkcity.env.observation`: the flat observation and the last nights
 of its history, ``log1p``-squashed), its logits masked with the legal decisions (the
 engine's, through :mod:`darkcity.env.actions`), so it never tries an illegal one.
-It is trained offline by ``scripts/train_learned.py`` (imitation of the strong bot,
-then DAgger: the student plays, the strong bot says what it would have done) and
-shipped as ``bots-learned.npz`` in :mod:`darkcity.env`'s data: its weights in
-float16, its table size and history depth. Playing it needs NumPy (and the
-environment's Gymnasium spaces), never torch.
+It is trained offline by ``scripts/train_learned.py`` (imitation of the strong bot;
+DAgger rounds, the student playing and the strong bot saying what it would have done,
+are in the script too) and shipped as ``bots-learned.npz`` in :mod:`darkcity.env`'s
+data: its weights in float16, its table size and history depth. It plays its most
+likely action (``greedy``, as measured; ``greedy=False`` samples its distribution).
+Playing it needs NumPy (and the environment's Gymnasium spaces), never torch.
 
 The bot decides from its :class:`~darkcity.bots.Observation` only (the view, the
 legal decisions, the public deck), like every bot; one instance plays one seat of
@@ -133,7 +134,7 @@ class LearnedBot(Bot):
                     "(scripts/train_learned.py), played with NumPy.")
 
     def __init__(self, rng: random.Random, policy: Policy | None = None, *,
-                 greedy: bool = False) -> None:
+                 greedy: bool = True) -> None:
         super().__init__(rng)
         self.policy = policy if policy is not None else load_policy()
         self.greedy = greedy
