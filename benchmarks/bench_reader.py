@@ -21,10 +21,32 @@ league's members (``exploiter-0`` the Zombie stacker, ``exploiter-1``, ``calibra
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 from darkcity.bots.strong import argmax_draft, load_params
-from darkcity.sim.league import register_strong, single_seat
+from darkcity.sim.league import Score, register_strong, single_seat
+from darkcity.sim.runner import GameOutcome, SimConfig, play_deal
+from darkcity.sim.stats import summarize
+
+
+def seat(bot: str, others: str, *, players: int, deals: int, seed: str, workers: int) -> Score:
+    """``sim.league.single_seat``; with one worker, a running figure every ten deals on
+    stderr (the same games, the same result)."""
+    if workers > 1:
+        return single_seat(bot, others, players=players, deals=deals, seed=seed,
+                           workers=workers)
+    cfg = SimConfig(players=players, bots=(bot, *[others] * (players - 1)),
+                    games=deals * players, seed=seed)
+    outs: list[GameOutcome] = []
+    for d in range(deals):
+        outs += play_deal(cfg, d)
+        if (d + 1) % 10 == 0 and d + 1 < deals:
+            s = summarize(cfg, outs).bots[0]
+            print(f"  ... {len(outs)} games: {s.ratio:.2f}x [{s.ratio_ci[0]:.2f}, "
+                  f"{s.ratio_ci[1]:.2f}]", file=sys.stderr, flush=True)
+    s = summarize(cfg, outs).bots[0]
+    return Score(s.ratio, s.ratio_ci[0], s.ratio_ci[1], cfg.total_games)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,12 +74,12 @@ def main(argv: list[str] | None = None) -> int:
             kw = dict(players=n, deals=d, seed=f"{args.seed}:{n}", workers=args.workers)
             if args.way in ("in", "both"):
                 start = time.perf_counter()
-                s = single_seat(m, args.strong, **kw)  # type: ignore[arg-type]
+                s = seat(m, args.strong, **kw)  # type: ignore[arg-type]
                 print(f"{n} seats: {m} among {n - 1} {args.strong}: {s} "
                       f"({time.perf_counter() - start:.0f} s)", flush=True)
             if args.way in ("out", "both"):
                 start = time.perf_counter()
-                s = single_seat(args.strong, m, **kw)  # type: ignore[arg-type]
+                s = seat(args.strong, m, **kw)  # type: ignore[arg-type]
                 print(f"{n} seats: {args.strong} among {n - 1} {m}: {s} "
                       f"({time.perf_counter() - start:.0f} s)", flush=True)
     return 0

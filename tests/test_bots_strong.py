@@ -138,10 +138,11 @@ def test_the_shipped_strong_bots_decisions_are_pinned() -> None:
     #32, #54) on the same seeded games: a change that means to change a decision updates
     these, saying why (taken again when the draft by the rates replaced the worlds' draft,
     when its six-seat rates became the mean of two calibrations, and when the draft,
-    the free XP and the disguises were mixed, issue #54)."""
+    the free XP and the disguises were mixed and the others read as drafting like it
+    where that explains their picks better, issue #54)."""
     assert _decisions_digest(6, 1, ["strong", "heuristic"] * 3, 40) == (
         "994f9be4a025ac61", 159)
-    assert _decisions_digest(5, 2, ["strong"] * 5, 6) == ("ead196fcc8ec49b1", 102)
+    assert _decisions_digest(5, 2, ["strong"] * 5, 6) == ("93374b84582f4f91", 102)
 
 
 def test_the_bot_before_the_mixed_draft_is_reproducible() -> None:
@@ -374,3 +375,28 @@ def test_a_devils_disguise_is_drawn_by_worth_and_the_decks_cards() -> None:
         shown[cands[i].gesture.shows] += 1
     assert 200 < shown[Role.HUNTER] < 400 and 200 < shown[Role.VAMPIRE] < 400
     assert shown[Role.PRIEST] < 10
+
+
+def test_the_draft_model_follows_what_explains_the_others_picks() -> None:
+    """``picker_model="adaptive"``: among heuristics the strong bot keeps reading the
+    others as heuristics; at a table of strong bots their picks fit its own model better
+    (a quantal draft by the strong rates) and it reads them so. A pick's chance under
+    either model is a probability."""
+    from darkcity.bots.strong import _pick_chance, load_params
+    from darkcity.cast import Role
+    from darkcity.night import Card
+
+    names = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred")
+    reads = {}
+    for other in ("heuristic", "strong"):
+        game = Game(Settings(players=names, deck=preset("basic", 6)), 1)
+        bots = {p: make_bot("strong" if p == "Ana" else other, random.Random(p))
+                for p in names}
+        play_game(game, bots)
+        reads[other] = bots["Ana"]._reads_self()  # type: ignore[attr-defined]
+    assert reads == {"heuristic": False, "strong": True}
+    hand = [Card(Role.PRIEST), Card(Role.VAMPIRE), Card(Role.VAMPIRE)]
+    rates = load_params().rates_for(6)
+    for t in (0.0, 0.05):
+        total = sum(_pick_chance(hand, c, {}, rates, t) for c in hand)
+        assert abs(total - 1.0) < 1e-6

@@ -156,8 +156,11 @@ class StrongParams:
     #: gesture, until issue #54)
     disguise_temperature: float = 0.0
     #: how the others are taken to draft in the beliefs: "heuristic" (the card of best
-    #: rate x gain with the heuristic's rates) or "self" (as this bot drafts: its own
-    #: rates and draft temperature, a reader of the strong bot, issue #54)
+    #: rate x gain with the heuristic's rates), "self" (as this bot drafts: its own
+    #: rates and draft temperature, a reader of the strong bot, issue #54), or
+    #: "adaptive": whichever of the two explains the next drafter's picks of this game
+    #: better (their likelihoods compared, from the third pick checked): at a table of
+    #: strong bots it reads them as the reader does (issue #54)
     picker_model: str = "heuristic"
 
     def rates_for(self, players: int) -> Mapping[Role, float]:
@@ -284,6 +287,8 @@ class StrongBot(Bot):
         # how well the heuristic's draft explains the others' picks this game:
         # [picks checked, picks the model would not make]
         self._draft_fit = [0, 0]
+        # log-likelihoods of the next drafter's picks: the heuristic's model, this bot's
+        self._fit_ll = [0.0, 0.0]
         # the hand this bot passed on tonight: (night, to whom, the cards, their journal)
         self._passed: tuple[int, str, tuple[Card, ...], dict[Role, int]] | None = None
 
@@ -337,7 +342,7 @@ class StrongBot(Bot):
 
     def _beliefs(self, f: Facts, rates: Mapping[Role, float]) -> Beliefs:
         if self.params.model_picks:
-            if self.params.picker_model == "self":  # the others draft as this bot does
+            if self._reads_self():  # the others draft as this bot does
                 return Beliefs(f, rates, picker=rates, eps=self.params.picker_eps,
                                rng=self.rng, marginal_samples=16, tastes=self._tastes,
                                temperature=self.params.draft_temperature)
@@ -346,6 +351,15 @@ class StrongBot(Bot):
         return Beliefs(f, rates)
 
     # -- the opponent model, learnt this game ---------------------------------------
+
+    def _reads_self(self) -> bool:
+        """Are the others taken to draft as this bot does (``picker_model``)?"""
+        m = self.params.picker_model
+        if m == "self":
+            return True
+        if m != "adaptive" or self._draft_fit[0] < 3:
+            return False
+        return self._fit_ll[1] > self._fit_ll[0] + 1.0
 
     def _picker_eps(self) -> float:
         """The weight of a pick the heuristic's draft would not make: its floor while
@@ -386,6 +400,11 @@ class StrongBot(Bot):
         mine = DEFAULT_RATES.get(kept.role, 0.3) * gain(journal, kept.role)
         self._draft_fit[0] += 1
         self._draft_fit[1] += mine < best - 1e-9
+        if self.params.picker_model == "adaptive":
+            rates = self.params.rates_for(len(obs.view.players))
+            self._fit_ll[0] += math.log(_pick_chance(passed, kept, journal, DEFAULT_RATES, 0.0))
+            self._fit_ll[1] += math.log(_pick_chance(passed, kept, journal, rates,
+                                                     self.params.draft_temperature))
 
     def _draft(self, f: Facts, legal: Sequence[Decision], rates: Mapping[Role, float]
                ) -> Decision:
@@ -626,6 +645,25 @@ def quantal_draft(f: Facts, legal: Sequence[Decision], rates: Mapping[Role, floa
     return group[rng.randrange(len(group))] if len(group) > 1 else group[0]
 
 
+def _pick_chance(hand: Sequence[Card], kept: Card, journal: Mapping[Role, int],
+                 rates: Mapping[Role, float], temperature: float) -> float:
+    """The chance a drafter keeps ``kept`` from ``hand`` by ``rates`` x gain for its
+    ``journal``: a quantal response at ``temperature`` (0: the best role, with a tenth of
+    the chance spread over the others), each role's cards alike."""
+    values = {c.role: rates.get(c.role, 0.3) * gain(journal, c.role) for c in hand}
+    top = max(values.values())
+    if temperature > 0:
+        ws = {r: math.exp((v - top) / temperature) for r, v in values.items()}
+    else:
+        best = [r for r, v in values.items() if v >= top - 1e-9]
+        rest = len(values) - len(best)
+        ws = {r: (0.9 / len(best) if r in best else 0.1 / rest) if rest else 1.0 / len(best)
+              for r in values}
+    p = ws[kept.role] / sum(ws.values())
+    same = sum(1 for c in hand if c.role is kept.role)
+    return max(1e-6, p / same)
+
+
 def _free_xp_by_rates(f: Facts, legal: Sequence[Decision], rates: Mapping[Role, float],
                       rng: random.Random, only: Sequence[str] = ()) -> Decision:
     """The free XP on a row drawn in proportion to its role's draft rate at this table
@@ -691,7 +729,7 @@ def argmax_draft(params: StrongParams) -> StrongParams:
     the free XP from ``free_xp_mix``, a Devil's gesture from the mixture over every
     candidate (the tests' digests of that bot, ``benchmarks/bench_variety.py``)."""
     return replace(params, draft_temperature=0.0, free_xp_by_rates=False,
-                   disguise_temperature=0.0)
+                   disguise_temperature=0.0, picker_model="heuristic")
 
 
 def _switch_target(f: Facts, own: Gesture, cards: Mapping[str, Card]) -> str:
