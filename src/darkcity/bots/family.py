@@ -144,8 +144,8 @@ STYLES: Final[Mapping[str, Style]] = {s.name: s for s in (
     Style("bold", _("Bold: drafts the Werewolf and the fighting roles, seldom withdraws."),
           rates={Role.WEREWOLF: 1.9, Role.VAMPIRE: 1.3, Role.HUNTER: 1.2, Role.ZOMBIE: 1.15,
                  Role.PRIEST: 0.9}, flee=-0.03, hunt_leader=0.4),
-    Style("cautious", _("Cautious: drafts the Devil, whom most attacks miss, and withdraws "
-                        "at a threat."),
+    Style("cautious", _("Cautious: drafts the Devil, whom most attacks miss; withdraws when "
+                        "threatened."),
           rates={Role.DEVIL: 2.1, Role.PRIEST: 0.9}, flee=0.04),
     Style("leader-hunter", _("Leader-hunter: drafts the Hunter and aims at whoever is "
                              "closest to a victory."),
