@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 from darkcity.bots.strong import argmax_draft, load_params
 from darkcity.sim.league import Score, register_strong, single_seat
@@ -59,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--strong", default="strong", help="the strong bot measured")
     ap.add_argument("--workers", type=int, default=1)
     args = ap.parse_args(argv)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from bench_stacker import register_league  # the league's members, by name
 
     register_league()

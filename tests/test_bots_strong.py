@@ -141,8 +141,8 @@ def test_the_shipped_strong_bots_decisions_are_pinned() -> None:
     the free XP and the disguises were mixed and the others read as drafting like it
     where that explains their picks better, issue #54)."""
     assert _decisions_digest(6, 1, ["strong", "heuristic"] * 3, 40) == (
-        "994f9be4a025ac61", 159)
-    assert _decisions_digest(5, 2, ["strong"] * 5, 6) == ("93374b84582f4f91", 102)
+        "d223501112b7f793", 157)
+    assert _decisions_digest(5, 2, ["strong"] * 5, 6) == ("d1ed493f172f86a6", 102)
 
 
 def test_the_bot_before_the_mixed_draft_is_reproducible() -> None:
@@ -378,23 +378,23 @@ def test_a_devils_disguise_is_drawn_by_worth_and_the_decks_cards() -> None:
 
 
 def test_the_draft_model_follows_what_explains_the_others_picks() -> None:
-    """``picker_model="adaptive"``: among heuristics the strong bot keeps reading the
-    others as heuristics; at a table of strong bots their picks fit its own model better
-    (a quantal draft by the strong rates) and it reads them so. A pick's chance under
-    either model is a probability."""
+    """``picker_model="adaptive"``: the strong bot reads the others' draft as a mixture of
+    the heuristic's and its own, the second's weight its posterior: among heuristics it
+    falls toward 0, at a table of strong bots (a quantal draft by the strong rates) it
+    rises toward 1. A pick's chance under either model is a probability."""
     from darkcity.bots.strong import _pick_chance, load_params
     from darkcity.cast import Role
     from darkcity.night import Card
 
     names = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred")
-    reads = {}
+    reads: dict[str, float] = {}
     for other in ("heuristic", "strong"):
         game = Game(Settings(players=names, deck=preset("basic", 6)), 1)
         bots = {p: make_bot("strong" if p == "Ana" else other, random.Random(p))
                 for p in names}
         play_game(game, bots)
-        reads[other] = bots["Ana"]._reads_self()  # type: ignore[attr-defined]
-    assert reads == {"heuristic": False, "strong": True}
+        reads[other] = bots["Ana"]._self_weight()  # type: ignore[attr-defined]
+    assert reads["heuristic"] < 0.05 and reads["strong"] > 0.95
     hand = [Card(Role.PRIEST), Card(Role.VAMPIRE), Card(Role.VAMPIRE)]
     rates = load_params().rates_for(6)
     for t in (0.0, 0.05):

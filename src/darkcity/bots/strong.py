@@ -158,9 +158,9 @@ class StrongParams:
     #: how the others are taken to draft in the beliefs: "heuristic" (the card of best
     #: rate x gain with the heuristic's rates), "self" (as this bot drafts: its own
     #: rates and draft temperature, a reader of the strong bot, issue #54), or
-    #: "adaptive": whichever of the two explains the next drafter's picks of this game
-    #: better (their likelihoods compared, from the third pick checked): at a table of
-    #: strong bots it reads them as the reader does (issue #54)
+    #: "adaptive": a mixture of the two, each pick weighed by both, the second model's
+    #: weight its posterior from the next drafter's picks checked this game (even odds
+    #: at the start): at a table of strong bots it reads them as the reader does
     picker_model: str = "heuristic"
 
     def rates_for(self, players: int) -> Mapping[Role, float]:
@@ -346,20 +346,25 @@ class StrongBot(Bot):
                 return Beliefs(f, rates, picker=rates, eps=self.params.picker_eps,
                                rng=self.rng, marginal_samples=16, tastes=self._tastes,
                                temperature=self.params.draft_temperature)
+            alt = ((rates, self.params.draft_temperature, self._self_weight())
+                   if self.params.picker_model == "adaptive" else None)
             return Beliefs(f, rates, picker=DEFAULT_RATES, eps=self._picker_eps(),
-                           rng=self.rng, marginal_samples=16, tastes=self._tastes)
+                           rng=self.rng, marginal_samples=16, tastes=self._tastes, alt=alt)
         return Beliefs(f, rates)
 
     # -- the opponent model, learnt this game ---------------------------------------
 
     def _reads_self(self) -> bool:
-        """Are the others taken to draft as this bot does (``picker_model``)?"""
-        m = self.params.picker_model
-        if m == "self":
-            return True
-        if m != "adaptive" or self._draft_fit[0] < 3:
-            return False
-        return self._fit_ll[1] > self._fit_ll[0] + 1.0
+        """Are the others taken to draft as this bot does, and only so
+        (``picker_model`` "self")?"""
+        return self.params.picker_model == "self"
+
+    def _self_weight(self) -> float:
+        """(``picker_model`` "adaptive") The posterior that the others draft as this bot
+        does rather than as the heuristic, from even odds and the likelihoods of the
+        next drafter's picks checked this game."""
+        d = self._fit_ll[0] - self._fit_ll[1]
+        return 0.0 if d > 30 else 1.0 / (1.0 + math.exp(d))
 
     def _picker_eps(self) -> float:
         """The weight of a pick the heuristic's draft would not make: its floor while
