@@ -23,13 +23,17 @@ through the engine, and mixed choices.
 * Gestures are drawn from the regret-matching+ average over the candidates,
   one world per iteration (near-equal choices mixed, so neither a disguise nor
   an aim can be read off the position).
-* The draft keeps the card of best rate x progress toward a victory, the rates
-  being each role's goal rate at a table of strong bots (six seats: the mean of two
-  of the league's calibrations, ``sim.league.calibrated_style``, fictitious play's
-  average; four and eight: trained offline by fictitious play,
-  ``scripts/train_strong.py``), shipped in ``bots/data/strong.json``.
-  Trying each card on sampled worlds (``draft_worlds``) is kept as an option: it lost
-  to a heuristic drafting by those rates (issue #32, docs/bots.md).
+* The draft is a quantal response over rate x progress toward a victory (near-equal
+  cards mixed, as a good player varies: :func:`quantal_draft`), the rates being each
+  role's goal rate at a table of strong bots (six seats: the mean of two of the
+  league's calibrations, ``sim.league.calibrated_style``, fictitious play's average;
+  four and eight: trained offline by fictitious play, ``scripts/train_strong.py``),
+  shipped in ``bots/data/strong.json``. The free XP is drawn by those rates over the
+  rows measured near the best, a Devil's disguise by its worth and the deck's cards
+  (issue #54). Trying each card on sampled worlds (``draft_worlds``) is kept as an
+  option: it lost to a heuristic drafting by those rates (issue #32, docs/bots.md).
+* The others' draft is read as a mixture of the heuristic's and this bot's own, the
+  second's weight its posterior from the next drafter's picks (``picker_model``).
 
 A decision costs at most :attr:`StrongParams.budget` resolutions (about
 100 microseconds each).
@@ -186,6 +190,7 @@ class StrongParams:
             "free_xp_rows": list(self.free_xp_rows),
             "draft_temperature": self.draft_temperature,
             "disguise_temperature": self.disguise_temperature,
+            "picker_model": self.picker_model,
         }
 
     @classmethod
