@@ -150,7 +150,8 @@ class Beliefs:
                  marginal_samples: int = 24,
                  tastes: Mapping[str, Mapping[Role, float]] | None = None,
                  temperature: float = 0.0,
-                 alt: tuple[Mapping[Role, float], float, float] | None = None) -> None:
+                 alt: tuple[Mapping[Role, float], float, float, float] | None = None
+                 ) -> None:
         """``drafters``: per-role goal rates; when given, every other player is
         modelled as drafting toward its own journal (public), so the cards it
         would have liked are likelier in its hands.
@@ -172,9 +173,10 @@ class Beliefs:
         drafts since issue #54); a pick weighs its likelihood under that mixture, at
         least ``eps``. 0: the picker keeps the best card.
 
-        ``alt``: a second model of the drafters, ``(rates, temperature, weight)``: each
-        pick weighs ``(1 - weight)`` its likelihood under ``picker`` plus ``weight`` its
-        likelihood under that one (a mixture of the two, the weight its posterior)."""
+        ``alt``: a second model of the drafters, ``(rates, temperature, weight, eps)``:
+        each pick weighs ``(1 - weight)`` its likelihood under ``picker`` plus ``weight``
+        its likelihood under that one, a pick off it weighted its own ``eps`` (a mixture
+        of the two, the weight its posterior)."""
         self.facts = f
         self._tastes = tastes or {}
         self._pref: dict[tuple[str, Card], float] | None = None
@@ -331,10 +333,11 @@ class Beliefs:
         return self._values(p, self._alt[0], self._av)
 
     def _up_weights(self, cands: Sequence[Card], best: float, vals: Mapping[Card, float],
-                    t: float, rest: float) -> list[float]:
+                    t: float, rest: float, eps: float | None = None) -> list[float]:
         """Each candidate's weight as the card a player before this one kept, having
         passed on cards of value at most ``best`` (``rest``: their mixture's weight)."""
-        eps = self._eps
+        if eps is None:
+            eps = self._eps
         if t > 0:  # p kept c from what it passed on and c: its likelihood
             ws = []
             for c in cands:
@@ -347,12 +350,14 @@ class Beliefs:
         return [1.0 if vals[c] >= lo else eps for c in cands]
 
     def _down_weights(self, hand: Sequence[Card], best: float, vals: Mapping[Card, float],
-                      t: float) -> list[float]:
+                      t: float, eps: float | None = None) -> list[float]:
         """Each card's weight as the one a player after this one keeps from ``hand``."""
+        if eps is None:
+            eps = self._eps
         if t > 0 and best < 1e8:
-            return [max(self._eps, math.exp((vals[c] - best) / t)) for c in hand]
+            return [max(eps, math.exp((vals[c] - best) / t)) for c in hand]
         lo = best - 1e-3
-        return [1.0 if vals[c] >= lo else self._eps for c in hand]
+        return [1.0 if vals[c] >= lo else eps for c in hand]
 
     def _pick(self, rng: random.Random, p: str, cands: Sequence[Card], best: float,
               ) -> Card | None:
@@ -360,8 +365,9 @@ class Beliefs:
         ``best``) or, with weight ``eps``, another; times the reveal's weight."""
         ws = self._up_weights(cands, best, self._values(p), self._temp, self._passed_sum)
         if self._alt is not None:
-            _r, t, a = self._alt
-            wa = self._up_weights(cands, self._alt_best, self._alt_values(p), t, self._alt_sum)
+            _r, t, a, e = self._alt
+            wa = self._up_weights(cands, self._alt_best, self._alt_values(p), t, self._alt_sum,
+                                  e)
             ws = [(1 - a) * x + a * y for x, y in zip(ws, wa, strict=True)]
         if p in self.facts.shown:
             ws = [x * self._shown_weight(p, c) for x, c in zip(ws, cands, strict=True)]
@@ -431,9 +437,9 @@ class Beliefs:
                     best = 1e9  # the model takes a face-down card: every hand pick is off-model
             ws = self._down_weights(hand, best, vals, self._temp)
             if self._alt is not None and hand:
-                _r, t, a = self._alt
+                _r, t, a, e = self._alt
                 av = self._alt_values(q)
-                wa = self._down_weights(hand, max(av[c] for c in hand), av, t)
+                wa = self._down_weights(hand, max(av[c] for c in hand), av, t, e)
                 ws = [(1 - a) * x + a * y for x, y in zip(ws, wa, strict=True)]
             if q in f.shown:
                 ws = [x * self._shown_weight(q, c) for x, c in zip(ws, hand, strict=True)]

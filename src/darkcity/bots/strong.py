@@ -153,6 +153,9 @@ class StrongParams:
     #: the draft until issue #54; the temperature was chosen by measurement,
     #: docs/bots.md)
     draft_temperature: float = 0.0
+    #: the draft's temperature at a table size where the roles' rates spread otherwise
+    #: (table size, temperature); ``draft_temperature`` elsewhere
+    draft_temperatures: tuple[tuple[int, float], ...] = ()
     #: a Devil's disguise drawn with weight (the role's cards in the deck) x
     #: exp((its best gesture's value - the best) / temperature), the aim then from the
     #: regret-matching mixture within that disguise: a shown role says as little as
@@ -166,6 +169,13 @@ class StrongParams:
     #: weight its posterior from the next drafter's picks checked this game (even odds
     #: at the start): at a table of strong bots it reads them as the reader does
     picker_model: str = "heuristic"
+
+    def temperature_for(self, players: int) -> float:
+        """The draft's temperature at a table of ``players``."""
+        for n, t in self.draft_temperatures:
+            if n == players:
+                return t
+        return self.draft_temperature
 
     def rates_for(self, players: int) -> Mapping[Role, float]:
         """The draft rates at a table of ``players`` (the six-seat table's when that
@@ -189,6 +199,7 @@ class StrongParams:
             "free_xp_by_rates": self.free_xp_by_rates,
             "free_xp_rows": list(self.free_xp_rows),
             "draft_temperature": self.draft_temperature,
+            "draft_temperatures": {str(n): t for n, t in self.draft_temperatures},
             "disguise_temperature": self.disguise_temperature,
             "picker_model": self.picker_model,
         }
@@ -214,6 +225,9 @@ class StrongParams:
                                    "picker_model")
               if k in doc}
         free = tuple(str(x) for x in doc.get("free_xp", ()))
+        if "draft_temperatures" in doc:
+            kw["draft_temperatures"] = tuple(sorted(
+                (int(n), float(t)) for n, t in doc["draft_temperatures"].items()))
         if "free_xp_rows" in doc:
             kw["free_xp_rows"] = tuple(str(x) for x in doc["free_xp_rows"])
         mix = tuple((str(k), float(w)) for k, w in doc.get("free_xp_mix", {}).items())
@@ -322,8 +336,8 @@ class StrongBot(Bot):
         if isinstance(first, DraftPick | FaceDownPick):
             choice = (self._draft(f, legal, rates) if self.params.draft_worlds
                       else quantal_draft(f, legal, rates, self.rng,
-                                         self.params.draft_temperature)
-                      if self.params.draft_temperature > 0
+                                         self.params.temperature_for(len(f.players)))
+                      if self.params.temperature_for(len(f.players)) > 0
                       else draft_choice(f, legal, rates, self.rng))
             self._remember_pass(f, choice)
             return choice
@@ -350,8 +364,11 @@ class StrongBot(Bot):
             if self._reads_self():  # the others draft as this bot does
                 return Beliefs(f, rates, picker=rates, eps=self.params.picker_eps,
                                rng=self.rng, marginal_samples=16, tastes=self._tastes,
-                               temperature=self.params.draft_temperature)
-            alt = ((rates, self.params.draft_temperature, self._self_weight())
+                               temperature=self.params.temperature_for(len(f.players)))
+            # its own model keeps its own floor: the heuristic's loosens as the others'
+            # picks stop fitting it, which says nothing of this one
+            alt = ((rates, self.params.temperature_for(len(f.players)), self._self_weight(),
+                    self.params.picker_eps)
                    if self.params.picker_model == "adaptive" else None)
             return Beliefs(f, rates, picker=DEFAULT_RATES, eps=self._picker_eps(),
                            rng=self.rng, marginal_samples=16, tastes=self._tastes, alt=alt)
@@ -413,8 +430,8 @@ class StrongBot(Bot):
         if self.params.picker_model == "adaptive":
             rates = self.params.rates_for(len(obs.view.players))
             self._fit_ll[0] += math.log(_pick_chance(passed, kept, journal, DEFAULT_RATES, 0.0))
-            self._fit_ll[1] += math.log(_pick_chance(passed, kept, journal, rates,
-                                                     self.params.draft_temperature))
+            t = self.params.temperature_for(len(obs.view.players))
+            self._fit_ll[1] += math.log(_pick_chance(passed, kept, journal, rates, t))
 
     def _draft(self, f: Facts, legal: Sequence[Decision], rates: Mapping[Role, float]
                ) -> Decision:
@@ -738,7 +755,7 @@ def argmax_draft(params: StrongParams) -> StrongParams:
     """``params`` as the strong bot played until issue #54: the best card in the draft,
     the free XP from ``free_xp_mix``, a Devil's gesture from the mixture over every
     candidate (the tests' digests of that bot, ``benchmarks/bench_variety.py``)."""
-    return replace(params, draft_temperature=0.0, free_xp_by_rates=False,
+    return replace(params, draft_temperature=0.0, draft_temperatures=(), free_xp_by_rates=False,
                    disguise_temperature=0.0, picker_model="heuristic")
 
 
