@@ -328,3 +328,56 @@ def test_choose_draws_exactly_as_random_choice() -> None:
                                                                 for _ in range(20)]
     with pytest.raises(IndexError):
         choose(random.Random(0), [])
+
+
+def test_the_levels_are_named_as_players_would_and_the_old_names_still_work() -> None:
+    """easy, medium, hard (issue #54), each a registered bot with a line on how it
+    plays; the old names are read as the new ones wherever they are typed or saved, and
+    ``random`` is still the random bot."""
+    from darkcity.bots.levels import LEVELS, level_bot, level_key, make_level_bot
+    from darkcity.room.bots import LEVELS as ROOM_LEVELS
+    from darkcity.room.bots import canonical_level, level_word, seat_style
+
+    assert tuple(LEVELS) == ROOM_LEVELS == ("easy", "medium", "hard")
+    assert [level_bot(k) for k in LEVELS] == ["novice", "heuristic", "strong"]
+    assert all(lv.line and lv.word for lv in LEVELS.values())
+    assert [level_key(k) for k in ("heuristic", "strong", "novice", "random", "genius")] == [
+        "medium", "hard", "easy", "random", None]
+    assert canonical_level("strong") == "hard" and str(level_word("heuristic")) == "medium"
+    assert make_level_bot("medium", random.Random(1)).name == "heuristic"
+    assert make_level_bot("random", random.Random(1)).name == "random"
+    assert make_level_bot("easy", random.Random(1), style="bold").style == "bold"
+    # a room saved under the old name draws the same style for a seat
+    assert seat_style("s", 2, "heuristic") == seat_style("s", 2, "medium") is not None
+    with pytest.raises(BotError, match="unknown bot level 'genius'"):
+        level_bot("genius")
+
+
+def test_a_room_reads_an_old_level_as_the_new_one() -> None:
+    from darkcity.room.local import LocalHost
+    from darkcity.room.state import RoomConfig
+
+    host = LocalHost(RoomConfig(4, "basic", (), "normal", 120.0, 0.5, "en", "strong", 30.0,
+                                0.8), code="OLD", now=0.0)
+    assert host.room.config.timeout_level == "strong"  # as given to the constructor...
+    doc = host.room.config.to_json()
+    assert RoomConfig.from_json(doc).timeout_level == "hard"  # ...and as read back
+    ana, _token = host.add_member("Ana")
+    page = host.open(ana)
+    host.handle(page, {"type": "add_bot", "seat": 1, "level": "heuristic"})
+    host.handle(page, {"type": "add_bot", "seat": 2, "level": "random"})
+    seats = host.room.lobby_public()["seats"]
+    assert (seats[1]["level"], seats[2]["level"]) == ("medium", "random")
+
+
+def test_the_easy_level_plays_every_game_to_its_end_in_a_style() -> None:
+    """The novice (easy) plays legal decisions in each table style; it mixes its draft."""
+    from darkcity.bots.family import TABLE_STYLES
+
+    names = ("Ana", "Bia", "Caio", "Duda", "Enzo")
+    game = Game(Settings(players=names, deck=preset("basic", 5)), 4)
+    styles = [k for k, _w in TABLE_STYLES]
+    bots = {p: make_bot("novice", random.Random(p), style=styles[i % len(styles)])
+            for i, p in enumerate(names)}
+    play_game(game, bots)
+    assert game.over and game.winners

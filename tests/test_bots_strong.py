@@ -132,14 +132,119 @@ def test_the_strong_bots_decisions_are_those_of_before_its_speed_ups() -> None:
 
 
 def test_the_shipped_strong_bots_decisions_are_pinned() -> None:
-    """The shipped bot (``bots/data/strong.json``: the free XP drawn from its mix, the
-    draft by the goal rates measured at a table of strong bots; issue #32) on the same
-    seeded games: a change that means to change a decision updates these, saying why
-    (taken again when the draft by the rates replaced the worlds' draft, and when its
-    six-seat rates became the mean of two calibrations)."""
+    """The shipped bot (``bots/data/strong.json``: the free XP drawn by the table's rates
+    over the Priest, the Zombie and the Hunter, the draft a quantal response over the
+    goal rates measured at a table of strong bots, the Devil's disguises spread; issues
+    #32, #54) on the same seeded games: a change that means to change a decision updates
+    these, saying why (taken again when the draft by the rates replaced the worlds' draft,
+    when its six-seat rates became the mean of two calibrations, and when the draft,
+    the free XP and the disguises were mixed and the others read as drafting like it
+    where that explains their picks better, issue #54)."""
     assert _decisions_digest(6, 1, ["strong", "heuristic"] * 3, 40) == (
+        "d223501112b7f793", 157)
+    assert _decisions_digest(5, 2, ["strong"] * 5, 6) == ("34b25f75b0f2c1f7", 101)
+
+
+def test_the_bot_before_the_mixed_draft_is_reproducible() -> None:
+    """``strong.argmax_draft`` replays the bot shipped until issue #54 (the best card in
+    the draft, the free XP from the Priest-Zombie mix, a Devil's gesture from the mixture
+    over every candidate): its digests are that bot's, taken before the change."""
+    from darkcity.bots.strong import argmax_draft, load_params
+
+    before = argmax_draft(load_params())
+    assert _decisions_digest(6, 1, ["strong", "heuristic"] * 3, 40, before) == (
         "6636943966354bf0", 155)
-    assert _decisions_digest(5, 2, ["strong"] * 5, 6) == ("dd583018a448b6bb", 102)
+    assert _decisions_digest(5, 2, ["strong"] * 5, 6, before) == ("dd583018a448b6bb", 102)
+
+
+def _draft_point(seed: int) -> tuple[Observation, object]:
+    """A draft decision of Ana's with a choice of roles (heuristics play the rest)."""
+    from darkcity.bots.knowledge import read_facts
+    from darkcity.decisions import DraftPick
+
+    names = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred")
+    game = Game(Settings(players=names, deck=preset("basic", 6)), seed)
+    bots = {p: make_bot("heuristic", random.Random(p)) for p in names}
+    while True:
+        for p in game.pending:
+            obs = Observation(game, p)
+            roles = {d.card.role for d in obs.legal if isinstance(d, DraftPick)}
+            if p == "Ana" and len(roles) >= 3:
+                return obs, read_facts(obs)
+            game.apply(bots[p].step(obs))
+
+
+def test_the_quantal_draft_mixes_near_equal_cards_and_keeps_a_winning_one() -> None:
+    """Over many draws at one decision, every role in hand is kept sometimes at a wide
+    temperature, the best most often at a narrow one; a card that wins the game is kept
+    at the shipped temperature (its value is the rate x a win's gain, far above any other
+    card's)."""
+    from collections import Counter
+    from dataclasses import replace
+
+    from darkcity.bots.strong import quantal_draft
+    from darkcity.cast import Role
+    from darkcity.decisions import DraftPick
+
+    obs, f = _draft_point(3)
+    rates = StrongParams().rates_for(6)
+    wide: Counter[Role] = Counter()
+    narrow: Counter[Role] = Counter()
+    rng = random.Random(1)
+    for _ in range(400):
+        d = quantal_draft(f, obs.legal, rates, rng, 1.0)  # type: ignore[arg-type]
+        assert isinstance(d, DraftPick)
+        wide[d.card.role] += 1
+        d = quantal_draft(f, obs.legal, rates, rng, 0.01)  # type: ignore[arg-type]
+        assert isinstance(d, DraftPick)
+        narrow[d.card.role] += 1
+    roles = {d.card.role for d in obs.legal if isinstance(d, DraftPick)}
+    assert set(wide) == roles
+    assert narrow.most_common(1)[0][1] > 380
+    # three XP in a row whose card is in hand: that card wins the game, always kept
+    win = next(iter(roles))
+    f3 = replace(f, journals={**f.journals, f.me: {win: 3}})  # type: ignore[attr-defined]
+    for _ in range(50):
+        d = quantal_draft(f3, obs.legal, rates, rng, 0.05)
+        assert isinstance(d, DraftPick) and d.card.role is win
+
+
+def test_the_free_xp_by_rates_keeps_to_its_rows() -> None:
+    from collections import Counter
+
+    from darkcity.decisions import FreeXp
+
+    names = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred")
+    params = StrongParams(rates={6: {r: 0.2 for r in StrongParams().rates_for(6)}},
+                          free_xp_by_rates=True, free_xp_rows=("priest", "zombie", "hunter"))
+    rows: Counter[str] = Counter()
+    for seed in range(150):
+        game = Game(Settings(players=names, deck=preset("basic", 6)), seed)
+        d = StrongBot(random.Random(seed), params).step(Observation(game, "Ana"))
+        assert isinstance(d, FreeXp)
+        rows[d.role.key] += 1
+    assert set(rows) == {"priest", "zombie", "hunter"} and min(rows.values()) > 30
+    back = StrongParams.from_json(params.to_json())
+    assert back.free_xp_rows == params.free_xp_rows and back.free_xp_by_rates
+
+
+def test_a_reader_of_a_mixing_drafter_draws_whole_deals() -> None:
+    """Beliefs of a picker that mixes (``temperature``, the reader's model of the strong
+    bot) draw deals pick by pick as the argmax picker's do: a distribution per player."""
+    from dataclasses import replace
+
+    from darkcity.bots.knowledge import Beliefs
+    from darkcity.decisions import DraftPick
+
+    obs, f = _draft_point(5)
+    kept = next(d.card for d in obs.legal if isinstance(d, DraftPick))
+    f = replace(f, card=kept)  # type: ignore[type-var]  # (as after its own pick)
+    rates = StrongParams().rates_for(6)
+    for t in (0.0, 0.05):
+        b = Beliefs(f, rates, picker=rates, eps=0.02, rng=random.Random(1),
+                    temperature=t)
+        m = b.marginals()
+        assert m and all(abs(sum(row.values()) - 1.0) < 1e-6 for row in m.values())
 
 
 def test_a_drafted_zombie_is_worth_its_choice_at_step_four() -> None:
@@ -242,3 +347,56 @@ def test_a_draft_taste_is_a_taste_for_a_role() -> None:
                     assert isinstance(d, DraftPick) and d.card.role is Role.PRIEST
                 game.apply(d)
     assert offered >= 2
+
+
+def test_a_devils_disguise_is_drawn_by_worth_and_the_decks_cards() -> None:
+    """Two disguises worth the same are shown as often as the deck holds their cards; one
+    far worse is seldom shown; the aim is then one of that disguise's candidates."""
+    from collections import Counter
+
+    from darkcity.bots.knowledge import read_facts
+    from darkcity.bots.strong import _disguised
+    from darkcity.cast import Role
+    from darkcity.night import Gesture
+
+    names = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred")
+    game = Game(Settings(players=names, deck=preset("basic", 6)), 2)
+    f = read_facts(Observation(game, "Ana"))
+    cands = [GestureChoice("Ana", Gesture(("Bia",), Role.HUNTER)),
+             GestureChoice("Ana", Gesture(("Caio",), Role.HUNTER)),
+             GestureChoice("Ana", Gesture(("Bia",), Role.VAMPIRE)),
+             GestureChoice("Ana", Gesture((), Role.PRIEST))]
+    rows = [[1.0, 0.9, 1.0, -2.0]] * 5
+    params = StrongParams(disguise_temperature=0.3)
+    rng = random.Random(3)
+    shown: Counter[Role | None] = Counter()
+    for _ in range(600):
+        i = _disguised(f, cands, rows, params, rng)
+        shown[cands[i].gesture.shows] += 1
+    assert 200 < shown[Role.HUNTER] < 400 and 200 < shown[Role.VAMPIRE] < 400
+    assert shown[Role.PRIEST] < 10
+
+
+def test_the_draft_model_follows_what_explains_the_others_picks() -> None:
+    """``picker_model="adaptive"``: the strong bot reads the others' draft as a mixture of
+    the heuristic's and its own, the second's weight its posterior: among heuristics it
+    falls toward 0, at a table of strong bots (a quantal draft by the strong rates) it
+    rises toward 1. A pick's chance under either model is a probability."""
+    from darkcity.bots.strong import _pick_chance, load_params
+    from darkcity.cast import Role
+    from darkcity.night import Card
+
+    names = ("Ana", "Bia", "Caio", "Duda", "Enzo", "Fred")
+    reads: dict[str, float] = {}
+    for other in ("heuristic", "strong"):
+        game = Game(Settings(players=names, deck=preset("basic", 6)), 1)
+        bots = {p: make_bot("strong" if p == "Ana" else other, random.Random(p))
+                for p in names}
+        play_game(game, bots)
+        reads[other] = bots["Ana"]._self_weight()  # type: ignore[attr-defined]
+    assert reads["heuristic"] < 0.05 and reads["strong"] > 0.95
+    hand = [Card(Role.PRIEST), Card(Role.VAMPIRE), Card(Role.VAMPIRE)]
+    rates = load_params().rates_for(6)
+    for t in (0.0, 0.05):
+        total = sum(_pick_chance(hand, c, {}, rates, t) for c in hand)
+        assert abs(total - 1.0) < 1e-6

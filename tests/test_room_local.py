@@ -108,8 +108,9 @@ def test_a_game_resumes_from_what_the_store_kept(monkeypatch: pytest.MonkeyPatch
     decisions alone (as the worker will from IndexedDB): the person's page opens on the
     same decision point with the same view, and the game goes on to its victory."""
     # the deal pinned: a room draws its seed at random, and one game in a few ended
-    # before its 60th decision (CI, stop 38)
-    monkeypatch.setattr("darkcity.room.lobby.secrets.token_hex", lambda n=16: "5eed" * 8)
+    # before its 60th decision (CI, stop 38; the seed moved when the table's styles got
+    # plans of their own, issue #54: that deal's game ended on its third night)
+    monkeypatch.setattr("darkcity.room.lobby.secrets.token_hex", lambda n=16: "5eee" * 8)
     first = play_solo(stop_after=60)
     room = first.host.room
     assert room.game is not None and not room.game.over and room.seq >= 60

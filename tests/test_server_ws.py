@@ -81,7 +81,7 @@ def _until_ack(ws: Any, limit: int = 50) -> tuple[dict[str, Any], dict[str, Any]
 
 def test_http_api(client: TestClient) -> None:
     meta = client.get("/api/meta").json()
-    assert meta["levels"] == ["random", "heuristic", "strong"]
+    assert meta["levels"] == ["easy", "medium", "hard"]
     assert "basic" in [p["name"] for p in meta["presets"]]
     room = _room(client)
     assert re.fullmatch(r"[A-Z2-9]{6}", room["code"]) and len(room["token"]) >= 32

@@ -335,7 +335,7 @@ def test_resume_refuses_bad_files(tmp_path: Path) -> None:
         resume(tmp_path / "missing.json")
 
 
-@pytest.mark.parametrize("level", ["heuristic", "strong"])
+@pytest.mark.parametrize("level", ["medium", "hard"])
 def test_bots_of_the_registry_take_the_other_seats(tmp_path: Path, level: str) -> None:
     from darkcity.tui.loop import BOT_LEVELS
 
@@ -431,7 +431,7 @@ def test_portuguese_words_of_issue_16() -> None:
     game = new_game(1)
     info = table_info(game, ("Ana",), "heuristic")
     line = screens.settings_line(info, game.players, PT).plain
-    assert "Robôs (heurístico): Bia, Caio, Duda" in line and "Baralho: básico" in line
+    assert "Robôs (médio): Bia, Caio, Duda" in line and "Baralho: básico" in line
     assert "Deck: basic" in screens.settings_line(info, game.players, EN).plain
     handoff = text_of(screens.handoff_screen("Ana", PT))
     assert "quando Ana estiver com o teclado" in handoff and "pront" not in handoff

@@ -105,7 +105,7 @@ def test_four_browsers_and_two_bots_play_to_victory(browser: Any, server: Server
     pages["Ana"].goto(f"{server.base}/r/{code}#token={tokens['Ana']}")
     host = pages["Ana"]
     host.wait_for_selector("[data-testid=add-bot-4]")
-    host.select_option("[data-testid=bot-level-4]", "heuristic")
+    host.select_option("[data-testid=bot-level-4]", "medium")
     host.click("[data-testid=add-bot-4]")
     host.wait_for_selector("[data-testid=add-bot-5]")
     host.click("[data-testid=add-bot-5]")

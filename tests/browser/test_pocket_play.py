@@ -66,7 +66,7 @@ def test_a_solo_game_offline_to_its_victory_resumed_and_its_record_replayed(
         page.get_by_test_id("players").fill("4")
         page.get_by_test_id("players").dispatch_event("change")
         page.get_by_test_id("pace").select_option("fast")
-        page.get_by_test_id("level").select_option("heuristic")
+        page.get_by_test_id("level").select_option("medium")
         page.get_by_test_id("create").click()
         page.wait_for_function("() => location.hash.length > 1")
         code = code_of(page)

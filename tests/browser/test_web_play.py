@@ -463,7 +463,7 @@ def test_room_set_up_chat_your_turn_and_the_room_language(browser: Any, server: 
     ctx = browser.new_context(viewport=DESKTOP)
     home = ctx.new_page()
     home.goto(server.base + "/")
-    assert home.input_value("[data-testid=timeout-level]") == "heuristic"
+    assert home.input_value("[data-testid=timeout-level]") == "medium"
     home.fill("[data-testid=name]", "Ana")
     home.select_option("[data-testid=deck]", "custom")
     home.click("[data-testid=create]")  # no card chosen: refused, in plain words

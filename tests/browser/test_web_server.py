@@ -106,7 +106,7 @@ def test_an_empty_custom_cast_is_refused(db: str, clock: Clock) -> None:
         m.create(CreateRoom(name="Ana", players=6, cards=[]))
     assert e.value.code == "bad-deck" and "custom cast" in str(e.value.message)
     room, _, _ = m.create(CreateRoom(name="Ana", players=6))
-    assert room.config.timeout_level == "heuristic"
+    assert room.config.timeout_level == "medium"  # the old default's name, read as the new
     with pytest.raises(Refusal) as e:
         m.create(CreateRoom(name="Ana", players=6, cards=["vampire:basic:masculine"]))
     assert "cards" not in str(e.value.message).split(":")[0] and "R-" not in str(e.value.message)

@@ -5,7 +5,7 @@
 >>> bot_names()
 ('random', 'heuristic', 'strong')
 >>> bot_names(variants=True)[-3:]
-('retuned', 'skittish', 'strong')
+('skittish', 'strong', 'reader')
 >>> make_bot("random", random.Random(1)).name
 'random'
 """
@@ -22,7 +22,7 @@ from darkcity.bots.base import (
     register,
     styles_of,
 )
-from darkcity.bots.family import FamilyBot, Style
+from darkcity.bots.family import FamilyBot, NoviceBot, Style
 from darkcity.bots.heuristic import HeuristicBot
 from darkcity.bots.random_bot import RandomBot
 from darkcity.bots.strong import StrongBot
@@ -30,6 +30,7 @@ from darkcity.bots.variants import (
     AlwaysPriestBot,
     LeaderHunterBot,
     NeverFleeBot,
+    ReaderBot,
     RetunedBot,
     SkittishBot,
 )
@@ -43,8 +44,10 @@ __all__ = [
     "HeuristicBot",
     "LeaderHunterBot",
     "NeverFleeBot",
+    "NoviceBot",
     "Observation",
     "RandomBot",
+    "ReaderBot",
     "RetunedBot",
     "SkittishBot",
     "StrongBot",

@@ -112,12 +112,20 @@ def bot_names(*, variants: bool = False) -> tuple[str, ...]:
 
 #: level -> (its style names, a factory of a bot of that level in a style)
 _STYLED: Final[dict[str, tuple[tuple[str, ...], Callable[[random.Random, str], Bot]]]] = {}
+#: level -> (the styles a table draws, their weights)
+_DRAWN: Final[dict[str, tuple[tuple[str, ...], tuple[float, ...]]]] = {}
 
 
 def register_styles(level: str, names: tuple[str, ...],
-                    factory: Callable[[random.Random, str], Bot]) -> None:
-    """The styles a bot of ``level`` can play in (:mod:`darkcity.bots.family`)."""
+                    factory: Callable[[random.Random, str], Bot], *,
+                    drawn: tuple[tuple[str, float], ...] = ()) -> None:
+    """The styles a bot of ``level`` can play in (:mod:`darkcity.bots.family`), and those
+    a table's seat draws with their weights (``drawn``; empty: every style alike)."""
     _STYLED[level] = (names, factory)
+    if drawn:
+        _DRAWN[level] = (tuple(k for k, _w in drawn), tuple(w for _k, w in drawn))
+    else:
+        _DRAWN.pop(level, None)
 
 
 def styles_of(level: str) -> tuple[str, ...]:
@@ -130,6 +138,15 @@ def draw_style(level: str, rng: random.Random) -> str | None:
     """A style for one bot seat of ``level`` (None when the level has none): what a
     server or the terminal passes to :func:`make_bot`, so that a table of bots is
     not five copies of one mind."""
+    got = _DRAWN.get(level)
+    if got is not None:
+        names, weights = got
+        x = rng.random() * sum(weights)
+        for k, w in zip(names, weights, strict=True):
+            x -= w
+            if x < 0:
+                return k
+        return names[-1]
     names = styles_of(level)
     return names[rng.randrange(len(names))] if names else None
 

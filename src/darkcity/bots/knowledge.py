@@ -148,7 +148,10 @@ class Beliefs:
                  sharpness: float = 3.0, *, picker: Mapping[Role, float] | None = None,
                  eps: float = 0.05, rng: random.Random | None = None,
                  marginal_samples: int = 24,
-                 tastes: Mapping[str, Mapping[Role, float]] | None = None) -> None:
+                 tastes: Mapping[str, Mapping[Role, float]] | None = None,
+                 temperature: float = 0.0,
+                 alt: tuple[Mapping[Role, float], float, float, float] | None = None
+                 ) -> None:
         """``drafters``: per-role goal rates; when given, every other player is
         modelled as drafting toward its own journal (public), so the cards it
         would have liked are likelier in its hands.
@@ -163,7 +166,17 @@ class Beliefs:
         ``marginal_samples`` deals drawn with ``rng``.
 
         ``tastes``: per player, multipliers on the ``picker``'s rates (a player
-        seen to keep one role night after night: :func:`draft_tastes`)."""
+        seen to keep one role night after night: :func:`draft_tastes`).
+
+        ``temperature``: the ``picker`` mixes its draft (a quantal response: each card
+        kept with weight ``exp((value - best) / temperature)``, as the strong bot
+        drafts since issue #54); a pick weighs its likelihood under that mixture, at
+        least ``eps``. 0: the picker keeps the best card.
+
+        ``alt``: a second model of the drafters, ``(rates, temperature, weight, eps)``:
+        each pick weighs ``(1 - weight)`` its likelihood under ``picker`` plus ``weight``
+        its likelihood under that one, a pick off it weighted its own ``eps`` (a mixture
+        of the two, the weight its posterior)."""
         self.facts = f
         self._tastes = tastes or {}
         self._pref: dict[tuple[str, Card], float] | None = None
@@ -171,6 +184,11 @@ class Beliefs:
         self._sharpness = sharpness
         self._picker = picker
         self._eps = eps
+        self._temp = temperature
+        self._alt = alt if alt is not None and alt[2] > 0 else None
+        self._av: dict[str, dict[Card, float]] = {}
+        self._alt_best = 0.0
+        self._alt_sum = 0.0
         self._rng = rng
         self._msamples = marginal_samples
         self._pv: dict[str, dict[Card, float]] = {}
@@ -202,6 +220,7 @@ class Beliefs:
         if f.death is not None:
             self.fixed[f.death] = next(c for c in f.deck if c.role is Role.DEATH)
         self._marg: dict[str, dict[Role, float]] | None = None
+        self._passed_sum = 0.0  # (a mixing picker) the weights of a hand passed on
         self._up_cards: list[Card] | None = None  # the cards a deal's upstream picks come from
 
     def _like(self, p: str, c: Card) -> float:
@@ -286,11 +305,16 @@ class Beliefs:
             return DEVIL_PRIOR
         return 0.0
 
-    def _values(self, p: str) -> dict[Card, float]:
-        """What the ``picker`` model's player ``p`` sees in each card."""
-        x = self._pv.get(p)
+    def _values(self, p: str, rates: Mapping[Role, float] | None = None,
+                cache: dict[str, dict[Card, float]] | None = None) -> dict[Card, float]:
+        """What the ``picker`` model's player ``p`` sees in each card (or the model of
+        ``rates``, kept in ``cache``)."""
+        if cache is None:
+            cache = self._pv
+        x = cache.get(p)
         if x is None:
-            assert self._picker is not None
+            picker = rates if rates is not None else self._picker
+            assert picker is not None
             j = self.facts.journals.get(p, {})
             taste = self._tastes.get(p, {})
             by_role: dict[Role, float] = {}
@@ -298,23 +322,55 @@ class Beliefs:
             for c in self.facts.deck:
                 v = by_role.get(c.role)
                 if v is None:
-                    v = by_role[c.role] = (self._picker.get(c.role, 0.3) * taste.get(c.role, 1.0)
+                    v = by_role[c.role] = (picker.get(c.role, 0.3) * taste.get(c.role, 1.0)
                                            * gain(j, c.role))
                 x[c] = v
-            self._pv[p] = x
+            cache[p] = x
         return x
+
+    def _alt_values(self, p: str) -> dict[Card, float]:
+        assert self._alt is not None
+        return self._values(p, self._alt[0], self._av)
+
+    def _up_weights(self, cands: Sequence[Card], best: float, vals: Mapping[Card, float],
+                    t: float, rest: float, eps: float | None = None) -> list[float]:
+        """Each candidate's weight as the card a player before this one kept, having
+        passed on cards of value at most ``best`` (``rest``: their mixture's weight)."""
+        if eps is None:
+            eps = self._eps
+        if t > 0:  # p kept c from what it passed on and c: its likelihood
+            ws = []
+            for c in cands:
+                e = math.exp(min(0.0, vals[c] - best) / t) if vals[c] < best else 1.0
+                x = e / (e + rest) if vals[c] < best else 1.0 / (1.0 + rest * math.exp(
+                    (best - vals[c]) / t))
+                ws.append(max(eps, x))
+            return ws
+        lo = best - 1e-3
+        return [1.0 if vals[c] >= lo else eps for c in cands]
+
+    def _down_weights(self, hand: Sequence[Card], best: float, vals: Mapping[Card, float],
+                      t: float, eps: float | None = None) -> list[float]:
+        """Each card's weight as the one a player after this one keeps from ``hand``."""
+        if eps is None:
+            eps = self._eps
+        if t > 0 and best < 1e8:
+            return [max(eps, math.exp((vals[c] - best) / t)) for c in hand]
+        lo = best - 1e-3
+        return [1.0 if vals[c] >= lo else eps for c in hand]
 
     def _pick(self, rng: random.Random, p: str, cands: Sequence[Card], best: float,
               ) -> Card | None:
         """One card for ``p`` among ``cands``: the model's pick (value at least
         ``best``) or, with weight ``eps``, another; times the reveal's weight."""
-        eps = self._eps
-        vals = self._values(p)
-        lo = best - 1e-3
+        ws = self._up_weights(cands, best, self._values(p), self._temp, self._passed_sum)
+        if self._alt is not None:
+            _r, t, a, e = self._alt
+            wa = self._up_weights(cands, self._alt_best, self._alt_values(p), t, self._alt_sum,
+                                  e)
+            ws = [(1 - a) * x + a * y for x, y in zip(ws, wa, strict=True)]
         if p in self.facts.shown:
-            ws = [(1.0 if vals[c] >= lo else eps) * self._shown_weight(p, c) for c in cands]
-        else:
-            ws = [1.0 if vals[c] >= lo else eps for c in cands]
+            ws = [x * self._shown_weight(p, c) for x, c in zip(ws, cands, strict=True)]
         if not any(ws):
             return None
         return _weighted(rng, cands, ws)
@@ -340,6 +396,15 @@ class Beliefs:
         for p in reversed(self.up):
             vals = self._values(p)
             best = max([vals[c] for c in passed], default=-1e9)
+            if self._temp > 0:  # the mixture's weight of what p passed on, best = 1
+                self._passed_sum = sum(math.exp((vals[c] - best) / self._temp)
+                                       for c in passed)
+            if self._alt is not None:  # the same under the second model
+                av = self._alt_values(p)
+                self._alt_best = max([av[c] for c in passed], default=-1e9)
+                at = self._alt[1]
+                self._alt_sum = (sum(math.exp((av[c] - self._alt_best) / at) for c in passed)
+                                 if at > 0 else 0.0)
             cands = [c for c in pool if c not in taken]
             c = self._pick(rng, p, cands, best)
             if c is None:
@@ -370,12 +435,14 @@ class Beliefs:
                     sum(self._shown_weight(q, c) for c in face_down) / len(face_down))
                 if fd > best:
                     best = 1e9  # the model takes a face-down card: every hand pick is off-model
-            lo = best - 1e-3
+            ws = self._down_weights(hand, best, vals, self._temp)
+            if self._alt is not None and hand:
+                _r, t, a, e = self._alt
+                av = self._alt_values(q)
+                wa = self._down_weights(hand, max(av[c] for c in hand), av, t, e)
+                ws = [(1 - a) * x + a * y for x, y in zip(ws, wa, strict=True)]
             if q in f.shown:
-                ws = [(1.0 if vals[c] >= lo else self._eps) * self._shown_weight(q, c)
-                      for c in hand]
-            else:
-                ws = [1.0 if vals[c] >= lo else self._eps for c in hand]
+                ws = [x * self._shown_weight(q, c) for x, c in zip(ws, hand, strict=True)]
             total = sum(ws)
             if total + fd_w <= 0:
                 return None

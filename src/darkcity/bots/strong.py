@@ -23,13 +23,17 @@ through the engine, and mixed choices.
 * Gestures are drawn from the regret-matching+ average over the candidates,
   one world per iteration (near-equal choices mixed, so neither a disguise nor
   an aim can be read off the position).
-* The draft keeps the card of best rate x progress toward a victory, the rates
-  being each role's goal rate at a table of strong bots (six seats: the mean of two
-  of the league's calibrations, ``sim.league.calibrated_style``, fictitious play's
-  average; four and eight: trained offline by fictitious play,
-  ``scripts/train_strong.py``), shipped in ``bots/data/strong.json``.
-  Trying each card on sampled worlds (``draft_worlds``) is kept as an option: it lost
-  to a heuristic drafting by those rates (issue #32, docs/bots.md).
+* The draft is a quantal response over rate x progress toward a victory (near-equal
+  cards mixed, as a good player varies: :func:`quantal_draft`), the rates being each
+  role's goal rate at a table of strong bots (six seats: the mean of two of the
+  league's calibrations, ``sim.league.calibrated_style``, fictitious play's average;
+  four and eight: trained offline by fictitious play, ``scripts/train_strong.py``),
+  shipped in ``bots/data/strong.json``. The free XP is drawn by those rates over the
+  rows measured near the best, a Devil's disguise by its worth and the deck's cards
+  (issue #54). Trying each card on sampled worlds (``draft_worlds``) is kept as an
+  option: it lost to a heuristic drafting by those rates (issue #32, docs/bots.md).
+* The others' draft is read as a mixture of the heuristic's and this bot's own, the
+  second's weight its posterior from the next drafter's picks (``picker_model``).
 
 A decision costs at most :attr:`StrongParams.budget` resolutions (about
 100 microseconds each).
@@ -38,6 +42,7 @@ A decision costs at most :attr:`StrongParams.budget` resolutions (about
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -79,7 +84,8 @@ from darkcity.decisions import (
 from darkcity.i18n import _
 from darkcity.night import Card, Gesture, Night, Withdrawal, neighbours, possible_cast
 
-__all__ = ["StrongBot", "StrongParams", "load_params", "regret_matching", "world_draft"]
+__all__ = ["StrongBot", "StrongParams", "argmax_draft", "load_params", "quantal_draft",
+           "regret_matching", "world_draft"]
 
 DATA: Final = "strong.json"
 
@@ -133,6 +139,43 @@ class StrongParams:
     #: over rows, not five of them racing for two Priests while one stacker keeps the
     #: Zombies to itself (issue #32; empty: ``free_xp``'s first row on the sheet)
     free_xp_mix: tuple[tuple[str, float], ...] = ()
+    #: the free XP drawn in proportion to the table's draft rates (``rates_for``: each
+    #: row as often as its role meets its goal at a table of strong bots), over
+    #: ``free_xp_mix`` (issue #54: a player who always writes one row is read at once)
+    free_xp_by_rates: bool = False
+    #: the rows ``free_xp_by_rates`` draws from (empty: every role of the deck): the rows
+    #: whose plan was measured near the best (a free XP on the Devil, the Werewolf or
+    #: the Vampire costs the bot over half its margin, docs/bots.md)
+    free_xp_rows: tuple[str, ...] = ()
+    #: the draft a quantal response over the cards' values (rate x gain): each card
+    #: kept with weight exp((value - best) / temperature), so near-equal cards are
+    #: mixed and a card that wins the game is still always kept (0: the best card,
+    #: the draft until issue #54; the temperature was chosen by measurement,
+    #: docs/bots.md)
+    draft_temperature: float = 0.0
+    #: the draft's temperature at a table size where the roles' rates spread otherwise
+    #: (table size, temperature); ``draft_temperature`` elsewhere
+    draft_temperatures: tuple[tuple[int, float], ...] = ()
+    #: a Devil's disguise drawn with weight (the role's cards in the deck) x
+    #: exp((its best gesture's value - the best) / temperature), the aim then from the
+    #: regret-matching mixture within that disguise: a shown role says as little as
+    #: the game's rates allow about whether it is a Devil (0: the mixture over every
+    #: gesture, until issue #54)
+    disguise_temperature: float = 0.0
+    #: how the others are taken to draft in the beliefs: "heuristic" (the card of best
+    #: rate x gain with the heuristic's rates), "self" (as this bot drafts: its own
+    #: rates and draft temperature, a reader of the strong bot, issue #54), or
+    #: "adaptive": a mixture of the two, each pick weighed by both, the second model's
+    #: weight its posterior from the next drafter's picks checked this game (even odds
+    #: at the start): at a table of strong bots it reads them as the reader does
+    picker_model: str = "heuristic"
+
+    def temperature_for(self, players: int) -> float:
+        """The draft's temperature at a table of ``players``."""
+        for n, t in self.draft_temperatures:
+            if n == players:
+                return t
+        return self.draft_temperature
 
     def rates_for(self, players: int) -> Mapping[Role, float]:
         """The draft rates at a table of ``players`` (the six-seat table's when that
@@ -153,6 +196,12 @@ class StrongParams:
             "free_xp_mix": {k: w for k, w in self.free_xp_mix},
             "deny": self.deny, "ahead": self.ahead, "withdraw_margin": self.withdraw_margin,
             "draft_worlds": self.draft_worlds,
+            "free_xp_by_rates": self.free_xp_by_rates,
+            "free_xp_rows": list(self.free_xp_rows),
+            "draft_temperature": self.draft_temperature,
+            "draft_temperatures": {str(n): t for n, t in self.draft_temperatures},
+            "disguise_temperature": self.disguise_temperature,
+            "picker_model": self.picker_model,
         }
 
     @classmethod
@@ -171,9 +220,16 @@ class StrongParams:
                                    "picker_eps", "model_picks", "model_gestures", "ahead",
                                    "learn_withdrawals", "mix_all", "mix_floor", "aim_random",
                                    "aim_leader", "eps_max", "learn_aims", "learn_tastes",
-                                   "taste_weight", "zombie_switch")
+                                   "taste_weight", "zombie_switch", "free_xp_by_rates",
+                                   "draft_temperature", "disguise_temperature",
+                                   "picker_model")
               if k in doc}
         free = tuple(str(x) for x in doc.get("free_xp", ()))
+        if "draft_temperatures" in doc:
+            kw["draft_temperatures"] = tuple(sorted(
+                (int(n), float(t)) for n, t in doc["draft_temperatures"].items()))
+        if "free_xp_rows" in doc:
+            kw["free_xp_rows"] = tuple(str(x) for x in doc["free_xp_rows"])
         mix = tuple((str(k), float(w)) for k, w in doc.get("free_xp_mix", {}).items())
         return cls(rates=rates, free_xp=free, free_xp_mix=mix, **kw)
 
@@ -190,7 +246,7 @@ def world_draft(params: StrongParams) -> StrongParams:
     card of the hand tried on 120 sampled worlds, with the six-seat rates trained for
     that draft (the tests' digests of earlier bots, ``benchmarks/bench_stacker.py``)."""
     six = {**params.rates.get(6, DEFAULT_RATES), **_WORLD_DRAFT_RATES_6}
-    return replace(params, draft_worlds=120, rates={**params.rates, 6: six})
+    return replace(argmax_draft(params), draft_worlds=120, rates={**params.rates, 6: six})
 
 
 _LOADED: StrongParams | None = None
@@ -250,6 +306,8 @@ class StrongBot(Bot):
         # how well the heuristic's draft explains the others' picks this game:
         # [picks checked, picks the model would not make]
         self._draft_fit = [0, 0]
+        # log-likelihoods of the next drafter's picks: the heuristic's model, this bot's
+        self._fit_ll = [0.0, 0.0]
         # the hand this bot passed on tonight: (night, to whom, the cards, their journal)
         self._passed: tuple[int, str, tuple[Card, ...], dict[Role, int]] | None = None
 
@@ -265,6 +323,8 @@ class StrongBot(Bot):
             self._tastes = draft_tastes(obs.view.history, f.me,
                                         weight=self.params.taste_weight)
             self._taste_night = obs.view.night
+        if isinstance(first, FreeXp) and self.params.free_xp_by_rates:
+            return _free_xp_by_rates(f, legal, rates, self.rng, self.params.free_xp_rows)
         if isinstance(first, FreeXp) and (self.params.free_xp_mix or self.params.free_xp):
             rows = {d.role.key: d for d in legal if isinstance(d, FreeXp)}
             mix = [(rows[k], w) for k, w in self.params.free_xp_mix if k in rows and w > 0]
@@ -275,6 +335,9 @@ class StrongBot(Bot):
                     return rows[key]
         if isinstance(first, DraftPick | FaceDownPick):
             choice = (self._draft(f, legal, rates) if self.params.draft_worlds
+                      else quantal_draft(f, legal, rates, self.rng,
+                                         self.params.temperature_for(len(f.players)))
+                      if self.params.temperature_for(len(f.players)) > 0
                       else draft_choice(f, legal, rates, self.rng))
             self._remember_pass(f, choice)
             return choice
@@ -298,11 +361,32 @@ class StrongBot(Bot):
 
     def _beliefs(self, f: Facts, rates: Mapping[Role, float]) -> Beliefs:
         if self.params.model_picks:
+            if self._reads_self():  # the others draft as this bot does
+                return Beliefs(f, rates, picker=rates, eps=self.params.picker_eps,
+                               rng=self.rng, marginal_samples=16, tastes=self._tastes,
+                               temperature=self.params.temperature_for(len(f.players)))
+            # its own model keeps its own floor: the heuristic's loosens as the others'
+            # picks stop fitting it, which says nothing of this one
+            alt = ((rates, self.params.temperature_for(len(f.players)), self._self_weight(),
+                    self.params.picker_eps)
+                   if self.params.picker_model == "adaptive" else None)
             return Beliefs(f, rates, picker=DEFAULT_RATES, eps=self._picker_eps(),
-                           rng=self.rng, marginal_samples=16, tastes=self._tastes)
+                           rng=self.rng, marginal_samples=16, tastes=self._tastes, alt=alt)
         return Beliefs(f, rates)
 
     # -- the opponent model, learnt this game ---------------------------------------
+
+    def _reads_self(self) -> bool:
+        """Are the others taken to draft as this bot does, and only so
+        (``picker_model`` "self")?"""
+        return self.params.picker_model == "self"
+
+    def _self_weight(self) -> float:
+        """(``picker_model`` "adaptive") The posterior that the others draft as this bot
+        does rather than as the heuristic, from even odds and the likelihoods of the
+        next drafter's picks checked this game."""
+        d = self._fit_ll[0] - self._fit_ll[1]
+        return 0.0 if d > 30 else 1.0 / (1.0 + math.exp(d))
 
     def _picker_eps(self) -> float:
         """The weight of a pick the heuristic's draft would not make: its floor while
@@ -343,6 +427,11 @@ class StrongBot(Bot):
         mine = DEFAULT_RATES.get(kept.role, 0.3) * gain(journal, kept.role)
         self._draft_fit[0] += 1
         self._draft_fit[1] += mine < best - 1e-9
+        if self.params.picker_model == "adaptive":
+            rates = self.params.rates_for(len(obs.view.players))
+            self._fit_ll[0] += math.log(_pick_chance(passed, kept, journal, DEFAULT_RATES, 0.0))
+            t = self.params.temperature_for(len(obs.view.players))
+            self._fit_ll[1] += math.log(_pick_chance(passed, kept, journal, rates, t))
 
     def _draft(self, f: Facts, legal: Sequence[Decision], rates: Mapping[Role, float]
                ) -> Decision:
@@ -493,9 +582,12 @@ class StrongBot(Bot):
     def _gesture(self, f: Facts, beliefs: Beliefs, legal: list[GestureChoice]) -> Decision:
         p = self.params
         cands = legal
+        spread = f.role is Role.DEVIL and p.disguise_temperature > 0
         if len(cands) > p.max_candidates:
             scores = gesture_scores(f, beliefs, cands)
             order = sorted(range(len(cands)), key=lambda i: -scores[i] - self.rng.random() * 1e-3)
+            if spread:  # every disguise keeps its best aims among the candidates
+                order = _per_disguise(cands, order, p.max_candidates)
             cands = [cands[i] for i in order[:p.max_candidates]]
         k = max(p.min_worlds, min(p.max_worlds, _scaled(p.budget, len(f.players)) // len(cands)))
         me = f.players.index(f.me)
@@ -508,6 +600,8 @@ class StrongBot(Bot):
                 res = w.resolve(gesture=d.gesture, withdrawals=ws)
                 row.append(night_value(me, res, before, p.deny, p.ahead))
             rows.append(row)
+        if spread:
+            return cands[_disguised(f, cands, rows, p, self.rng)]
         if f.role is Role.DEVIL or p.mix_all:
             # mixed: regret matching over the candidates, the near-equal ones kept
             sigma = regret_matching(rows)
@@ -546,6 +640,123 @@ class StrongBot(Bot):
                 totals[i] -= p.withdraw_margin * k
         best = max(range(len(legal)), key=lambda i: totals[i] + self.rng.random() * 1e-6)
         return legal[best]
+
+
+def quantal_draft(f: Facts, legal: Sequence[Decision], rates: Mapping[Role, float],
+                  rng: random.Random, temperature: float) -> Decision:
+    """A draft pick by a quantal response over the cards' values (the heuristic's
+    ``rate x gain`` for this player's journal; a face-down card 0.9 of an unseen
+    card's mean): each role in hand kept with weight ``exp((value - best) /
+    temperature)``, a card of that role then drawn. Near-equal roles are mixed; one
+    far below the best is seldom kept, a card that wins the game nearly always."""
+    j = f.journals.get(f.me, {})
+    by_role: dict[Role | None, list[Decision]] = {}
+    for d in legal:
+        if isinstance(d, DraftPick):
+            by_role.setdefault(d.card.role, []).append(d)
+        elif isinstance(d, FaceDownPick):
+            by_role.setdefault(None, []).append(d)
+    keys = list(by_role)
+    vals = []
+    for r in keys:
+        if r is None:
+            unseen = [c for c in f.deck if c.role is not Role.DEATH and c not in f.received]
+            avg = (sum(rates.get(c.role, 0.3) * gain(j, c.role) for c in unseen)
+                   / len(unseen)) if unseen else 0.0
+            vals.append(0.9 * avg)
+        else:
+            vals.append(rates.get(r, 0.3) * gain(j, r))
+    top = max(vals)
+    ws = [math.exp((v - top) / temperature) for v in vals]
+    group = by_role[keys[_sample(ws, rng)]]
+    return group[rng.randrange(len(group))] if len(group) > 1 else group[0]
+
+
+def _pick_chance(hand: Sequence[Card], kept: Card, journal: Mapping[Role, int],
+                 rates: Mapping[Role, float], temperature: float) -> float:
+    """The chance a drafter keeps ``kept`` from ``hand`` by ``rates`` x gain for its
+    ``journal``: a quantal response at ``temperature`` (0: the best role, with a tenth of
+    the chance spread over the others), each role's cards alike."""
+    values = {c.role: rates.get(c.role, 0.3) * gain(journal, c.role) for c in hand}
+    top = max(values.values())
+    if temperature > 0:
+        ws = {r: math.exp((v - top) / temperature) for r, v in values.items()}
+    else:
+        best = [r for r, v in values.items() if v >= top - 1e-9]
+        rest = len(values) - len(best)
+        ws = {r: (0.9 / len(best) if r in best else 0.1 / rest) if rest else 1.0 / len(best)
+              for r in values}
+    p = ws[kept.role] / sum(ws.values())
+    same = sum(1 for c in hand if c.role is kept.role)
+    return max(1e-6, p / same)
+
+
+def _free_xp_by_rates(f: Facts, legal: Sequence[Decision], rates: Mapping[Role, float],
+                      rng: random.Random, only: Sequence[str] = ()) -> Decision:
+    """The free XP on a row drawn in proportion to its role's draft rate at this table
+    (the roles of the deck, of ``only`` when given; any row if none is)."""
+    in_deck = {c.role for c in f.deck if c.role is not Role.DEATH}
+    if only:
+        in_deck = {r for r in in_deck if r.key in only}
+    rows = [d for d in legal if isinstance(d, FreeXp)]
+    ws = [rates.get(d.role, 0.0) if d.role in in_deck else 0.0 for d in rows]
+    if not any(ws):
+        return rows[rng.randrange(len(rows))]
+    return rows[_sample(ws, rng)]
+
+
+def _per_disguise(cands: Sequence[GestureChoice], order: Sequence[int], keep: int) -> list[int]:
+    """``order`` (best first) with each disguise's best aims moved to the front, so that
+    the ``keep`` first hold some of every disguise."""
+    shows = {cands[i].gesture.shows for i in order}
+    per = max(1, keep // max(1, len(shows)))
+    seen: dict[Role | None, int] = {}
+    front, back = [], []
+    for i in order:
+        r = cands[i].gesture.shows
+        if seen.get(r, 0) < per:
+            seen[r] = seen.get(r, 0) + 1
+            front.append(i)
+        else:
+            back.append(i)
+    return front + back
+
+
+def _disguised(f: Facts, cands: Sequence[GestureChoice], rows: Sequence[Sequence[float]],
+               p: StrongParams, rng: random.Random) -> int:
+    """A Devil's gesture: the disguise first (weight: that role's cards in the deck x
+    exp((its best candidate's mean value - the best) / ``disguise_temperature``)), then
+    the aim from the regret-matching mixture over that disguise's candidates."""
+    k = len(rows)
+    means = [sum(col) / k for col in zip(*rows, strict=True)]
+    best: dict[Role | None, float] = {}
+    for d, m in zip(cands, means, strict=True):
+        r = d.gesture.shows
+        best[r] = max(best.get(r, -1e9), m)
+    deck: dict[Role | None, int] = {}
+    for c in f.deck:
+        if c != f.card:
+            deck[c.role] = deck.get(c.role, 0) + 1
+    top = max(best.values())
+    keys = list(best)
+    ws = [max(1, deck.get(r, 0)) * math.exp((best[r] - top) / p.disguise_temperature)
+          for r in keys]
+    shown = keys[_sample(ws, rng)]
+    idx = [i for i, d in enumerate(cands) if d.gesture.shows is shown]
+    if len(idx) == 1:
+        return idx[0]
+    sigma = regret_matching([[row[i] for i in idx] for row in rows])
+    hi = max(sigma)
+    sigma = [x if x >= p.mix_floor * hi else 0.0 for x in sigma]
+    return idx[_sample(sigma, rng)]
+
+
+def argmax_draft(params: StrongParams) -> StrongParams:
+    """``params`` as the strong bot played until issue #54: the best card in the draft,
+    the free XP from ``free_xp_mix``, a Devil's gesture from the mixture over every
+    candidate (the tests' digests of that bot, ``benchmarks/bench_variety.py``)."""
+    return replace(params, draft_temperature=0.0, draft_temperatures=(), free_xp_by_rates=False,
+                   disguise_temperature=0.0, picker_model="heuristic")
 
 
 def _switch_target(f: Facts, own: Gesture, cards: Mapping[str, Card]) -> str:

@@ -11,24 +11,32 @@ opponent it was built to read.
 * ``always-priest`` — drafts a Priest whenever one is offered.
 * ``skittish`` — withdraws whenever a revealed gesture aims at it and its role
   could be removed by it, else plays as the heuristic.
+* ``reader`` — the strong bot given the strong bot's own files and code: it takes
+  the others to draft exactly as the strong bot does (its rates from ``strong.json``,
+  its draft's temperature), so at a table of strong bots it reads their cards from
+  the hands it passes and receives (issue #54's exploiter, a league member).
 
-Each is the heuristic with one habit changed; every choice is still one of the
+Each but the reader is the heuristic with one habit changed; every choice is still one of the
 engine's legal decisions (``obs.legal``), and nothing here decides a rule.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Final
 
 from darkcity.bots.base import Observation, register
 from darkcity.bots.heuristic import DEFAULT_RATES, HeuristicBot
 from darkcity.bots.knowledge import distance, read_facts
+from darkcity.bots.strong import StrongBot, StrongParams, load_params
 from darkcity.cast import Effect, Role, effect
 from darkcity.decisions import Decision, DraftPick, GestureChoice, WithdrawalChoice
 from darkcity.i18n import _
 
-__all__ = ["AlwaysPriestBot", "LeaderHunterBot", "NeverFleeBot", "RetunedBot", "SkittishBot"]
+__all__ = ["AlwaysPriestBot", "LeaderHunterBot", "NeverFleeBot", "ReaderBot", "RetunedBot",
+           "SkittishBot", "reader_params"]
 
 #: Re-tuned goal rates: fighting roles up, the Priest down.
 RETUNED_RATES: Final[Mapping[Role, float]] = {
@@ -116,3 +124,23 @@ class SkittishBot(HeuristicBot):
                     for p, g in f.gestures.items() if p != f.me):
                 return flee[0]
         return super().step(obs)
+
+
+def reader_params(params: StrongParams | None = None) -> StrongParams:
+    """The strong bot (``params``: the shipped one) reading the others as drafting
+    exactly as it does: its own rates and draft temperature, a pick off that model
+    weighted 0.02 and never loosened."""
+    p = params if params is not None else load_params()
+    return replace(p, picker_model="self", picker_eps=0.02, eps_max=0.02)
+
+
+@register
+class ReaderBot(StrongBot):
+    name = "reader"
+    level = 2
+    variant = True
+    description = _("The strong bot that knows the strong bot's draft (its rates and "
+                    "temperature) and reads the others' cards from it.")
+
+    def __init__(self, rng: random.Random, params: StrongParams | None = None) -> None:
+        super().__init__(rng, params if params is not None else reader_params())

@@ -158,8 +158,11 @@ def _names(humans: str | None, name: str | None, t: Translator) -> tuple[str, ..
 def play(
     players: Annotated[str | None, typer.Option(help=_("Number of players, 4 to 8 "
                                                        "(default 6)."))] = None,
-    bots: Annotated[str | None, typer.Option(help=_("The bots' level: random, heuristic or "
-                                                    "strong (default heuristic)."))] = None,
+    bots: Annotated[str | None, typer.Option(help=_(
+        "The bots' level: easy (plays by feel, often misses the best aim), medium (a "
+        "sensible player with a plan of its own) or hard (reads the draft and the gestures, "
+        "mixes its plays); default medium. The old names heuristic and strong still "
+        "work, and random plays at random."))] = None,
     deck: Annotated[str | None, typer.Option(help=_(
         "A preset (basic, advanced, angel-alien-6 ...) or cards role:edition:gender "
         "separated by commas (default basic)."))] = None,
@@ -181,6 +184,7 @@ def play(
     # Imported here: ``darkcity adjudicate`` should not pay for the terminal's start-up.
     from rich.console import Console
 
+    from darkcity.bots.levels import level_key
     from darkcity.deck import DeckError, parse_deck, presets_for
     from darkcity.game import Game
     from darkcity.settings import Settings
@@ -188,9 +192,11 @@ def play(
     from darkcity.tui.loop import BOT_LEVELS, ResumeError, Session, Terminal, resume
 
     t = reader(lang)
-    if bots is not None and bots not in BOT_LEVELS:
-        raise fail(t, msg("--bots: {level!r} is not a level ({levels})", level=bots,
-                          levels=", ".join(BOT_LEVELS)))
+    if bots is not None:
+        if level_key(bots) is None:
+            raise fail(t, msg("--bots: {level!r} is not a level ({levels})", level=bots,
+                              levels=", ".join(BOT_LEVELS)))
+        bots = level_key(bots)
     console = Console(highlight=False)
     if resume_from is not None:
         ignored = [o for o, v in (("--players", players), ("--deck", deck), ("--seed", seed),
@@ -215,7 +221,7 @@ def play(
             _warn(t, msg("{options}: ignored with --resume (the resumed game keeps its "
                          "settings)", options=", ".join(ignored)))
         at_keyboard = r.humans or ((name,) if name is not None else game.players[:1])
-        level = bots or r.bots or "heuristic"
+        level = bots or r.bots or "medium"
         path = Path(record or resume_from)
         if record is not None and Path(record).resolve() != Path(resume_from).resolve():
             _may_write(path, t, console)
@@ -237,7 +243,7 @@ def play(
             raise fail(t, msg("--deck: {value!r}: {reason} (presets for {n}: {hint})",
                               value=deck or "basic", reason=e.message, n=n,
                               hint=hint)) from None
-        level = bots or "heuristic"
+        level = bots or "medium"
         if record is None:
             path = records.new_record_path(Path())
         else:

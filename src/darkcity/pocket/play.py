@@ -39,7 +39,7 @@ from darkcity.notation import ROUND_FORMAT
 from darkcity.pocket.worker import too_big
 from darkcity.record import RecordError
 from darkcity.room import check_name
-from darkcity.room.bots import LEVELS
+from darkcity.room.bots import canonical_level
 from darkcity.room.local import LocalHost, LocalReader
 from darkcity.room.setup import room_config
 
@@ -156,7 +156,7 @@ def op_create(body: dict[str, Any], lang: str, now: float) -> dict[str, Any]:
         raise _invalid("names", f"expected 1 to {players} names")
     names = [check_name(n) for n in names]
     level = _get(body, "level", str, "heuristic")
-    if level not in LEVELS:
+    if canonical_level(level) is None:  # (an old name, ``heuristic``, is one)
         raise Refused(400, "bad-level", msg("Unknown bot level {level!r}.", level=level))
     cards = _get(body, "cards", list, None)
     if cards is not None and not all(isinstance(k, str) for k in cards):

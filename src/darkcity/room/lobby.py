@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 from darkcity.deck import DeckError
 from darkcity.game import Game
 from darkcity.i18n import Message, msg
-from darkcity.room.bots import LEVELS, seat_style
+from darkcity.room.bots import canonical_level, seat_style
 from darkcity.room.common import Refusal, token_hash
 from darkcity.room.names import BadName, clean_name, name_key
 from darkcity.room.ports import CannotSave, Reader
@@ -211,12 +211,13 @@ class Lobby(RoomState):
     def add_bot(self, member: int | None, seat: int, level: str) -> None:
         self._require_host(member)
         self._require_lobby()
-        if level not in LEVELS:
+        key = canonical_level(level)  # an old name (``heuristic``) read as the new
+        if key is None:
             raise Refusal("bad-level", msg("Unknown bot level {level!r}.", level=level))
         if seat >= self.config.players or seat not in self.free_seats():
             raise Refusal("seat-taken", msg("That seat is not free."))
         with self._stored_or_undone():
-            self.bots[seat] = level
+            self.bots[seat] = key
             self._save_lobby()
         self.broadcast_lobby()
 

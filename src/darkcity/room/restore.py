@@ -10,6 +10,7 @@ from typing import Any
 from darkcity.decisions import decision_from_dict
 from darkcity.game import Game
 from darkcity.room import Member, Room
+from darkcity.room.bots import canonical_level
 from darkcity.settings import Settings
 
 __all__ = ["restore"]
@@ -27,7 +28,9 @@ def restore(room: Room, lobby: Mapping[str, Any], *, status: str, seed: str | No
     for m in lobby.get("members", []):
         room.members[int(m["id"])] = Member(int(m["id"]), str(m["name"]),
                                             str(m["token_hash"]), m.get("seat"))
-    room.bots = {int(k): str(v) for k, v in lobby.get("bots", {}).items()}
+    # a level saved under its old name (``heuristic``) is read as the new one (``medium``)
+    room.bots = {int(k): canonical_level(str(v)) or str(v)
+                 for k, v in lobby.get("bots", {}).items()}
     room.host = lobby.get("host")
     room.players = tuple(lobby.get("players", ()))
     room.next_member = int(lobby.get("next_member", len(room.members) + 1))

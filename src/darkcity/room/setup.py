@@ -12,7 +12,7 @@ from typing import Final
 
 from darkcity.deck import Deck, DeckError, parse_card, preset
 from darkcity.i18n import msg
-from darkcity.room.bots import LEVELS
+from darkcity.room.bots import canonical_level
 from darkcity.room.common import Refusal
 from darkcity.room.state import RoomConfig, deck_reason
 
@@ -36,8 +36,10 @@ def room_config(*, players: int, deck: str, cards: Sequence[str] | None, pace: s
     (the server's ``min_*`` settings), each number raised to its floor."""
     if pace not in PACES and pace != "custom":
         raise Refusal("bad-pace", msg("Unknown pace {pace!r}.", pace=pace))
-    if timeout_level not in LEVELS:
+    level = canonical_level(timeout_level)  # an old name (``heuristic``) read as the new
+    if level is None:
         raise Refusal("bad-level", msg("Unknown bot level {level!r}.", level=timeout_level))
+    timeout_level = level
     decide, beat = PACES.get(pace, PACES["normal"])
     language = "pt_BR" if lang.lower().startswith("pt") else "en"
     chosen: tuple[str, ...] = ()

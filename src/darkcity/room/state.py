@@ -15,6 +15,7 @@ from darkcity.decisions import Phase
 from darkcity.deck import Deck, parse_card, preset
 from darkcity.game import Game
 from darkcity.i18n import FieldError, Message, error_message
+from darkcity.room.bots import canonical_level
 from darkcity.room.ports import (
     NO_TIMERS,
     Reader,
@@ -67,7 +68,9 @@ class RoomConfig:
     def from_json(cls, d: dict[str, Any]) -> RoomConfig:
         return cls(int(d["players"]), str(d["deck"]), tuple(d.get("cards", ())), str(d["pace"]),
                    float(d["decide_s"]), float(d["beat_s"]), str(d["lang"]),
-                   str(d["timeout_level"]), float(d["grace_s"]), float(d["bot_delay_s"]))
+                   # an old level's name (``heuristic``) read as the new one (``medium``)
+                   canonical_level(str(d["timeout_level"])) or str(d["timeout_level"]),
+                   float(d["grace_s"]), float(d["bot_delay_s"]))
 
     def make_deck(self) -> Deck:
         if self.deck == "custom":

@@ -12,6 +12,7 @@ import functools
 from typing import Any, Final
 
 from darkcity.bots.family import STYLES
+from darkcity.bots.levels import LEGACY, LEVELS, level_key
 from darkcity.cast import CAST, PANEL, Effect, Line, Role
 from darkcity.companion.setup import PRESET_TITLES
 from darkcity.deck import PRESETS
@@ -445,7 +446,9 @@ WORDS: Final[dict[str, dict[str, str]]] = {
               "undead": _("raised as undead")},
     "paces": {"relaxed": _("relaxed"), "normal": _("normal"), "fast": _("fast"),
               "custom": _("custom")},
-    "levels": {"random": _("random"), "heuristic": _("heuristic"), "strong": _("strong")},
+    # the bots' levels, and how each plays (bots/levels.py marks both)
+    "levels": {k: lv.word for k, lv in {**LEVELS, **LEGACY}.items()},
+    "level_lines": {k: lv.line for k, lv in {**LEVELS, **LEGACY}.items()},
     # a bot seat's style, in its seat's tooltip (bots/family.py marks each description)
     "styles": {name: style.description for name, style in STYLES.items()},
     "conditions": {"six-roles": _("1 XP in six rows"), "eight-xp": _("8 XP in all"),
@@ -457,8 +460,9 @@ WORDS: Final[dict[str, dict[str, str]]] = {
 
 
 def level_word(level: str) -> Message:
-    """A bot level's word (``heuristic`` -> "heurístico"), as a message parameter."""
-    return Message(WORDS["levels"].get(level, level))
+    """A bot level's word (``medium`` -> "médio"), as a message parameter."""
+    key = level_key(level) or level  # an old name (``heuristic``) read as the new
+    return Message(WORDS["levels"].get(key, key))
 
 
 def _lines(lines: tuple[Line, ...], t: Any) -> list[list[str | None]]:

@@ -38,8 +38,9 @@ from typing import Any, Final, TextIO
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from darkcity.bots import Bot, Observation, bot_names, draw_style, make_bot
+from darkcity.bots import Bot, Observation
 from darkcity.bots.family import STYLES
+from darkcity.bots.levels import LEVELS, draw_level_style, level_key, make_level_bot
 from darkcity.decisions import (
     Decision,
     IllegalDecision,
@@ -71,8 +72,8 @@ __all__ = [
     "table_info",
 ]
 
-#: The bots' levels (the registry of :mod:`darkcity.bots`), weaker first.
-BOT_LEVELS: Final = bot_names()
+#: The bots' levels (:mod:`darkcity.bots.levels`: easy, medium, hard), easiest first.
+BOT_LEVELS: Final = tuple(LEVELS)
 TERMINAL_FORMAT: Final = "darkcity-terminal/1"
 
 EXIT_OK: Final = 0
@@ -97,8 +98,8 @@ def make_bots(game: Game, humans: Sequence[str], level: str) -> dict[str, Bot]:
     where it resumes (they do not remember the nights before).
     """
     at = game.decision_point().id if game.log else 0
-    return {p: make_bot(level, bot_rng(game.seed, f"{p}:{at}" if at else p),
-                        style=bot_style(game, p, level))
+    return {p: make_level_bot(level, bot_rng(game.seed, f"{p}:{at}" if at else p),
+                              style=bot_style(game, p, level))
             for p in game.players if p not in humans}
 
 
@@ -106,7 +107,7 @@ def bot_style(game: Game, player: str, level: str) -> str | None:
     """The style ``player``'s bot plays this game with (issue #32: a table of bots is
     not copies of one mind), drawn from the game's seed alone: a resumed game's bots
     play the same styles. None where ``level`` has none."""
-    return draw_style(level, random.Random(f"{game.seed}:style:{player}"))
+    return draw_level_style(level, random.Random(f"{game.seed}:style:{player}"))
 
 
 def table_info(game: Game, humans: Sequence[str], bots: str) -> TableInfo:
@@ -467,7 +468,9 @@ def resume(path: Path, read: Callable[[Path], str] | None = None) -> Resumed:
         h = term.get("humans")
         if isinstance(h, list) and all(isinstance(x, str) and x in game.players for x in h):
             humans = tuple(h)
-        bots = term.get("bots") if term.get("bots") in BOT_LEVELS else None
+        # a level saved under its old name (``heuristic``) is read as the new one
+        saved = term.get("bots")
+        bots = level_key(saved) if isinstance(saved, str) else None
         lang = term.get("lang") if isinstance(term.get("lang"), str) else None
     else:
         r = replay(doc)

@@ -112,7 +112,9 @@ function setUp() {
     } });
   const deck = deckFields(players);
   const level = el("select", { "data-testid": "level" },
-    S.meta.levels.map((k) => el("option", { value: k, text: word("levels", k), selected: k === "heuristic" })));
+    S.meta.levels.map((k) => el("option", { value: k, text: word("levels", k), selected: k === "medium" })));
+  const levelLine = el("p", { class: "muted", text: word("level_lines", "medium") });  // how it plays
+  level.addEventListener("change", () => { levelLine.textContent = word("level_lines", level.value); });
   const pace = el("select", { "data-testid": "pace" },
     Object.keys(S.meta.paces).map((k) => el("option", { value: k, text: word("paces", k), selected: k === "normal" })));
   const error = el("p", { class: "error", role: "alert", "data-testid": "play-error" });
@@ -141,7 +143,7 @@ function setUp() {
   field("name", t("Your name"), name), others, morePeople,
   el("p", { class: "muted", text: t("Friends beside you? Add them: the phone is passed from hand to hand, and each sees only their own cards.") }),
   field("players", t("Players"), players), field("deck", t("Deck"), deck.select), deck.cast,
-  field("level", t("Bots' level"), level), field("pace", t("Pace"), pace), error, start);
+  field("level", t("Bots' level"), level), levelLine, field("pace", t("Pace"), pace), error, start);
 }
 
 const STATUS = { lobby: () => t("Lobby"), playing: () => t("In play"), over: () => t("The game is over") };

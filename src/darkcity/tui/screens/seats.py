@@ -20,9 +20,11 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from darkcity.bots.levels import level_key
 from darkcity.i18n import Translator, _, msg
 from darkcity.journal import conditions_met
 from darkcity.tui.screens.words import (
+    BOT_LEVEL_LINES,
     BOT_LEVEL_NAMES,
     CONDITIONS,
     PHASES,
@@ -120,7 +122,8 @@ def deck_name(info: TableInfo, t: Translator) -> str:
 def settings_line(info: TableInfo, players: Sequence[str], t: Translator) -> Text:
     """The game's settings in one line (kept on every hot-seat screen)."""
     bots = [p for p in players if p not in info.humans]
-    level = t(BOT_LEVEL_NAMES.get(info.bots, info.bots))
+    key = level_key(info.bots) or info.bots
+    level = t(BOT_LEVEL_NAMES.get(key, key))
     parts = [t.render(msg("At the keyboard: {humans}", humans=", ".join(info.humans))),
              t.render(msg("Bots ({level}): {bots}", level=level, bots=", ".join(bots) or "—")),
              deck_name(info, t),
@@ -134,6 +137,10 @@ def bots_styles(info: TableInfo, t: Translator) -> Text | None:
     if not info.styles:
         return None
     text = Text(t.render(msg("The bots at this table:")), style="bold")
+    key = level_key(info.bots) or info.bots
+    if key in BOT_LEVEL_LINES:  # the level, and how it plays
+        text.append(f"\n  {t(BOT_LEVEL_NAMES[key]).capitalize()}: ", style="bold")
+        text.append(t(BOT_LEVEL_LINES[key]))
     for player, description in info.styles:
         text.append(f"\n  {player}: ", style="bold")
         text.append(t(description))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Final
 
+from darkcity.bots.levels import LEGACY, LEVELS
 from darkcity.cast import (
     CAST,
     Class,
@@ -26,6 +27,7 @@ from darkcity.terms import EDITION_NAMES, GENDER_NAMES, role_term
 from darkcity.views import CardView, View
 
 __all__ = [
+    "BOT_LEVEL_LINES",
     "BOT_LEVEL_NAMES",
     "CLASSES",
     "CONDITIONS",
@@ -82,12 +84,9 @@ CONDITIONS: Final[dict[str, str]] = {
     "four-in-one": _("4 XP in one row"),
 }
 
-#: The bots' levels (the registry of darkcity.bots), as the screens name them.
-BOT_LEVEL_NAMES: Final[dict[str, str]] = {
-    "random": _("random"),
-    "heuristic": _("heuristic"),
-    "strong": _("strong"),
-}
+#: The bots' levels (darkcity.bots.levels), as the screens name them, and how each plays.
+BOT_LEVEL_NAMES: Final[dict[str, str]] = {k: lv.word for k, lv in {**LEVELS, **LEGACY}.items()}
+BOT_LEVEL_LINES: Final[dict[str, str]] = {k: lv.line for k, lv in {**LEVELS, **LEGACY}.items()}
 
 
 def role(key: str | None) -> Role:

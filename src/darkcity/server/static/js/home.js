@@ -92,7 +92,10 @@ export function homePage() {
   const pace = el("select", { "data-testid": "pace" },
     Object.keys(S.meta.paces).map((k) => el("option", { value: k, text: word("paces", k), selected: k === "normal" })));
   const level = el("select", { "data-testid": "timeout-level" },
-    S.meta.levels.map((k) => el("option", { value: k, text: word("levels", k), selected: k === "heuristic" })));
+    S.meta.levels.map((k) => el("option", { value: k, text: word("levels", k), selected: k === "medium" })));
+  // how the chosen level plays (bots/levels.py), said under it
+  const levelLine = el("p", { class: "muted", "data-testid": "level-line", text: word("level_lines", "medium") });
+  level.addEventListener("change", () => { levelLine.textContent = word("level_lines", level.value); });
   const lang = el("select", {},
     el("option", { value: "en", text: "English", selected: S.lang === "en" }),
     el("option", { value: "pt_BR", text: "Português", selected: S.lang === "pt_BR" }));
@@ -107,7 +110,7 @@ export function homePage() {
   el("h2", { id: "create-h", text: t("Create a room") }),
   field("name", t("Your name"), name), field("players", t("Players"), players), field("deck", t("Deck"), deck.select), deck.cast,
   field("pace", t("Pace"), pace), field("room-lang", t("Language"), lang),
-  field("level", t("A player who runs out of time is played by a bot of level"), level),
+  field("level", t("A player who runs out of time is played by a bot of level"), level), levelLine,
   el("button", { type: "submit", "data-testid": "create", text: t("Create room") }));
   const code = el("input", { maxlength: 12, "data-testid": "join-code", autocomplete: "off" });
   const jname = el("input", { maxlength: 24, "data-testid": "join-name", autocomplete: "nickname" });

@@ -18,7 +18,7 @@ function seatNode(s) {
   if (isHost()) {
     if (s.kind === "empty") {
       const lv = el("select", { "data-testid": `bot-level-${s.seat}`, "aria-label": t("Bot level") },
-        S.meta.levels.map((k) => el("option", { value: k, text: word("levels", k), selected: k === "heuristic" })));
+        S.meta.levels.map((k) => el("option", { value: k, text: word("levels", k), title: word("level_lines", k), selected: k === "medium" })));
       kids.push(el("div", { class: "row" }, lv, el("button", { class: "small secondary", type: "button", "data-testid": `add-bot-${s.seat}`, text: t("Add a bot"), onclick: () => send({ type: "add-bot", seat: s.seat, level: lv.value }) })));
     } else if (s.member !== S.member) {
       kids.push(el("button", { class: "small secondary", type: "button", "data-testid": `remove-${s.seat}`, text: t("Remove"), onclick: () => send({ type: "remove", seat: s.seat }) }));
@@ -102,6 +102,9 @@ export function lobbyView() {
     mine ? el("button", { class: "secondary small", type: "button", text: t("Stand up"), onclick: () => send({ type: "stand" }) }) : null,
     L.watchers.length ? el("p", { class: "muted", text: t("Not seated: {names}", { names: L.watchers.join(", ") }) }) : null,
     isHost() && free ? el("p", { class: "muted", "data-testid": "seats-free", text: t("Fill every seat (with people or bots) first.") }) : null,
+    // the bots' levels, each with how it plays (bots/levels.py), where the host adds them
+    isHost() && free ? el("ul", { class: "muted", "data-testid": "level-lines" }, S.meta.levels.map((k) =>
+      el("li", {}, el("strong", { text: word("levels", k) }), ` — ${word("level_lines", k)}`))) : null,
     isHost() ? el("button", { type: "button", "data-testid": "start", text: t("Start the game"), onclick: () => send({ type: "start" }) }) : el("p", { class: "muted", text: t("The host starts the game.") }));
   return el("div", { class: "lobby" },
     el("div", { class: "tablewrap" }, circle(L.seats.map(seatNode), el("div", { class: "center" }, el("div", { class: "phase", text: t("Lobby") })))),
