@@ -148,7 +148,7 @@ def test_a_solo_game_offline_to_its_victory_resumed_and_its_record_replayed(
         # record only where there is one (the game over)
         expect(page.get_by_test_id(f"who-{code}")).to_contain_text("Ana")
         expect(page.get_by_test_id(f"who-{code}")).to_contain_text(
-            f"3 bots ({catalog('en')['levels']['heuristic']})")
+            f"3 bots ({catalog('en')['levels']['medium']})")
         expect(page.get_by_test_id(f"where-{code}")).to_contain_text("Won by")
         expect(page.get_by_test_id(f"record-{code}")).to_have_count(1)
         expect(page.get_by_test_id(f"record-{again}")).to_have_count(0)
@@ -410,7 +410,7 @@ def test_a_damaged_save_opens_at_its_last_consistent_decision_and_the_list_names
         assert checked["missing"] == [], checked
         who = page.get_by_test_id(f"who-{code}")
         expect(who).to_contain_text("Ana")
-        expect(who).to_contain_text(f"4 bots ({levels['heuristic']})")
+        expect(who).to_contain_text(f"4 bots ({levels['medium']})")
         expect(page.get_by_test_id(f"where-{code}")).to_contain_text("Night 1")
         expect(page.get_by_test_id(f"record-{code}")).to_have_count(0)  # not over: none
         page.screenshot(path=str(artifacts / "pocket-play-list-en-375.png"), full_page=True)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from darkcity import review
+from darkcity.bots.levels import DEFAULT_LEVEL
 from darkcity.companion import actions
 from darkcity.companion.actions import Refused
 from darkcity.companion.record import TABLE_FORMAT
@@ -155,7 +156,7 @@ def op_create(body: dict[str, Any], lang: str, now: float) -> dict[str, Any]:
     if not names or len(names) > max(players, 1) or not all(isinstance(n, str) for n in names):
         raise _invalid("names", f"expected 1 to {players} names")
     names = [check_name(n) for n in names]
-    level = _get(body, "level", str, "heuristic")
+    level = _get(body, "level", str, DEFAULT_LEVEL)
     if canonical_level(level) is None:  # (an old name, ``heuristic``, is one)
         raise Refused(400, "bad-level", msg("Unknown bot level {level!r}.", level=level))
     cards = _get(body, "cards", list, None)

@@ -323,7 +323,9 @@ class Lobby(RoomState):
         for s in range(self.config.players):
             m = seated.get(s)
             if s in self.bots:
-                seats.append({"seat": s, "kind": "bot", "name": bots[s], "level": self.bots[s],
+                # (a room saved before the levels' names: ``heuristic`` said as ``medium``)
+                level = canonical_level(self.bots[s]) or self.bots[s]
+                seats.append({"seat": s, "kind": "bot", "name": bots[s], "level": level,
                               "style": self.style_of(s), "member": None, "online": True,
                               "host": False})
             elif m is not None:
