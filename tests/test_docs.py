@@ -36,8 +36,9 @@ def test_each_doc_is_read_in_ten_minutes(doc: Path) -> None:
     assert not long, f"{doc.relative_to(ROOT)}: lines over {MAX_LINE} characters: {long[:10]}"
     if not LOGS.match(doc.name):
         size = len(text.encode("utf-8"))
-        assert size <= MAX_BYTES, (f"{doc.relative_to(ROOT)} is {size:,} bytes (at most {MAX_BYTES:,}): "
-                                   "state the present; move the history to its log")
+        assert size <= MAX_BYTES, (f"{doc.relative_to(ROOT)} is {size:,} bytes "
+                                   f"(at most {MAX_BYTES:,}): state the present; "
+                                   "move the history to its log")
 
 
 #: A figure: a number (maybe a range or with a decimal point) and the unit that makes it one.
