@@ -371,8 +371,12 @@ def test_a_game_told_in_order_to_its_end_and_play_again(
     end = time.monotonic() + 150
     while time.monotonic() < end:
         ph = phase(page)
+        # (the journals before a night, read once the last night's story is told: with
+        # bots deciding at once, a loaded machine reached the next gestures while the
+        # page still told the night before, its totals rising beat by beat)
         if ph == "gesture":
-            before = totals(page)
+            told = not page.evaluate("async () => (await import('/static/js/story.js')).telling()")
+            before = totals(page) if told else {}  # (a night skipped: not compared)
         if ph in ("draft", "over") and before:
             # the night is being told: a journal changes only once its XP line is told
             # (both read in one task of the page: the telling's next beat may come between
