@@ -15,7 +15,7 @@ import { langSwitch } from "./home.js";
 import { howWon } from "./won.js";
 
 // What is open: the record, its name, the step shown and from whose seat.
-const R = { doc: null, name: "", step: null, night: 0, viewer: null, busy: false, error: null };
+const R = { doc: null, name: "", step: null, night: 0, want: 0, viewer: null, busy: false, error: null };
 let stepOf = null;  // (doc, night, viewer) => Promise<step>: the engine's step
 
 const nightsOf = (doc) => (doc && Array.isArray(doc.nights) ? doc.nights.length : 0);
@@ -31,18 +31,30 @@ function show(st) {
   S.before = new Map(); S.standing = null; S.standingBefore = null; S.filter = []; S.counting = null;
 }
 
+// The night asked last (R.want) is the one shown: keys pressed while a step is on its
+// way count from it (three quick presses go three nights on, not one), and an answer
+// that comes after a later question's is dropped (the page never steps back by itself).
+let asked = 0;
+
 async function go(night, viewer) {
   if (!R.doc || night < 0 || night > nightsOf(R.doc)) return;
+  const mine = ++asked;
+  R.want = night;
   update(() => { R.busy = true; });
   try {
     const st = await stepOf(R.doc, night, viewer);
+    if (mine !== asked) return;
     show(st);
     R.step = st; R.night = night; R.viewer = viewer; R.error = null;
   } catch (e) {
+    if (mine !== asked) return;
     R.error = e.message || String(e);
+    R.want = R.night;
   }
   update(() => { R.busy = false; });
 }
+
+function stepBy(delta) { go((R.busy ? R.want : R.night) + delta, R.viewer); }
 
 // A record (parsed JSON) opened at its first night.
 export function openRecord(doc, name) {
@@ -121,8 +133,8 @@ export function startReview(step) {
   document.addEventListener("keydown", (ev) => {
     const typing = ev.target instanceof HTMLElement && ev.target.closest("input, textarea, select");
     if (typing || !R.doc) return;
-    if (ev.key === "ArrowLeft") go(R.night - 1, R.viewer);
-    if (ev.key === "ArrowRight") go(R.night + 1, R.viewer);
+    if (ev.key === "ArrowLeft") stepBy(-1);
+    if (ev.key === "ArrowRight") stepBy(1);
   });
   update();
 }
