@@ -361,7 +361,7 @@ def test_a_table_of_bots_plays_styles_drawn_from_the_seed(tmp_path: Path) -> Non
     assert styles == {p: bot_style(game, p, "heuristic") for p in styles}
     assert make_bots(game, ("Ana",), "random") and bot_style(game, "Bia", "random") is None
     for lang, t, heading in (("en", EN, "The bots at this table:"),
-                             ("pt", PT, "Os bots desta mesa:")):
+                             ("pt", PT, "Os robôs desta mesa:")):
         term = Scripted(limit=3)
         Session(new_game(15), ("Ana",), "heuristic", t, term, tmp_path / f"{lang}.json").run()
         out = term.out.getvalue()
