@@ -29,7 +29,7 @@ from darkcity.decisions import Phase
 from darkcity.deck import preset
 from darkcity.game import Game
 from darkcity.i18n import Translator, translator
-from darkcity.narration import render as render_event
+from darkcity.narration import render_all
 from darkcity.settings import Settings
 from darkcity.tui import screens
 from darkcity.tui.choices import ENTER, Question, next_question, refusal
@@ -132,7 +132,7 @@ def captures(t: Translator) -> Iterator[tuple[str, RenderableType]]:
                 if g.early else False)
     early = g.early
     assert early is not None
-    texts = [render_event(e, early.night, t) for e in early.events]
+    texts = render_all(early.events, early.night, t)
     v = view(g, p)
     yield "11-zombie-choice", Group(screens.decision_screen(v, t, texts), *questions(v, t))
     g, p = find("death-alien-7", 7, lambda g, p: len(g.nights) >= 3
@@ -140,7 +140,7 @@ def captures(t: Translator) -> Iterator[tuple[str, RenderableType]]:
     rec = g.nights[-1]
     v = view(g, NAMES[0])
     yield "12-night-narration", screens.night_screen(
-        v.history[-1], v, t, [render_event(e, rec.night, t) for e in rec.result.events])
+        v.history[-1], v, t, render_all(rec.result.events, rec.night, t))
     yield "12-night-journal", screens.night_journal_screen(v.history[-1], v, t)
     game = Game(Settings(players=NAMES[:6], deck=preset("basic", 6)), 4)
     rng = random.Random(4)

@@ -117,9 +117,10 @@ def test_whole_games_match_the_engine(deck: str, n: int, seed: int) -> None:
         # what was narrated at each call is what the whole night says at that step
         said = {step: words for step, words in c.narration}
         for step, words in said.items():
-            from darkcity.narration import event_message
-            whole = tuple(event_message(e, mine.night) for e in mine.result.events
-                          if e.step == step)
+            from darkcity.narration import messages
+            whole = tuple(m for e, m in zip(mine.result.events,
+                                            messages(mine.result.events, mine.night),
+                                            strict=True) if e.step == step)
             assert [str(w) for w in words] == [str(w) for w in whole], step
     assert c.stage is Stage.OVER
     assert c.winners == g.winners

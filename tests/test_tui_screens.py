@@ -20,7 +20,7 @@ from darkcity.decisions import Phase
 from darkcity.deck import preset
 from darkcity.game import Game
 from darkcity.i18n import Translator, translator
-from darkcity.narration import render
+from darkcity.narration import render_all
 from darkcity.settings import Settings
 from darkcity.tui import screens
 from darkcity.tui.choices import Question, next_question
@@ -103,7 +103,7 @@ def test_every_decision_screen_fits_120_by_40(deck: str, players: int, lang: str
             p = game.pending[0]
             v = view(game, p)
             early = game.early
-            texts = [render(e, early.night, t) for e in early.events] \
+            texts = render_all(early.events, early.night, t) \
                 if game.phase is Phase.ZOMBIE and early is not None else None
             screen = screens.decision_screen(v, t, texts)
             for q in question_screens(v, t):

@@ -29,7 +29,7 @@ from darkcity.decisions import (
 )
 from darkcity.game import Game
 from darkcity.i18n import Translator, as_translator, translator
-from darkcity.narration import render
+from darkcity.narration import messages
 from darkcity.night import Card, Event, Gesture, Night
 from darkcity.notation import gesture_document
 from darkcity.settings import NightRecord
@@ -79,10 +79,14 @@ def _gesture_view(g: Gesture | None, role: Role, *, names: bool) -> GestureView:
     )
 
 
-def _event_view(e: Event, night: Night, t: Translator) -> EventView:
+def _event_views(events: tuple[Event, ...], night: Night, t: Translator
+                 ) -> tuple[EventView, ...]:
+    # (the slow path: each event's message rendered alone, as the views did before
+    # render_all; a Hunter's second bolt on the first's player is told as such)
     players = night.players
-    return EventView(e.step, e.key, players[e.actor],
-                     players[e.target] if e.target >= 0 else None, render(e, night, t))
+    return tuple(EventView(e.step, e.key, players[e.actor],
+                           players[e.target] if e.target >= 0 else None, t.render(m))
+                 for e, m in zip(events, messages(events, night), strict=True))
 
 
 def _night_view(rec: NightRecord, t: Translator) -> NightView:
@@ -99,7 +103,7 @@ def _night_view(rec: NightRecord, t: Translator) -> NightView:
         tuple((p, res.fates[i].value) for i, p in enumerate(players)),
         tuple((p, tuple(sorted(m.value for m in res.marks[i]))) for i, p in enumerate(players)),
         tuple((p, res.xp[i]) for i, p in enumerate(players)),
-        tuple(_event_view(e, night, t) for e in res.events),
+        _event_views(res.events, night, t),
         res.winner_names,
     )
 
@@ -198,7 +202,7 @@ def reference_view(game: Game, player: str | None = None, *, since: int = 1,
     fates_so_far: tuple[tuple[str, str], ...] = ()
     if phase is Phase.ZOMBIE and game.early is not None:
         night = game.early.night
-        narration = tuple(_event_view(e, night, t) for e in game.early.events)
+        narration = _event_views(game.early.events, night, t)
         fates_so_far = tuple((p, f.value) for p, f in zip(night.players, game.early.fates,
                                                           strict=True))
 

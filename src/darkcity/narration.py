@@ -22,7 +22,7 @@ from darkcity.terms import GENDER_NAMES, ROLE_TERMS, role_term
 
 __all__ = [
     "GENDER_NAMES", "MESSAGES", "ROLE_NAMES", "WHY_KEYS", "event_message", "event_params",
-    "render", "render_all",
+    "messages", "render", "render_all",
 ]
 
 #: Role names as the Mayor says them (Devir edition): the message ids of
@@ -67,6 +67,8 @@ MESSAGES: Final[dict[str, str]] = {
     "zombie-switches": _("The Zombie ({actor}) turns from {other} to {target}."),
     "cannibals": _("The Zombies {actor} and {target} sit side by side and devour each other."),
     "arrow-withdrawn": _("The Hunter ({actor}) lowers the bolt aimed at {target}."),
+    # a Hunter's second bolt at the player of the first (R-33: two attacks, told once)
+    "second-bolt": _("The Hunter ({actor}) looses the second bolt at {target} too."),
     "reflex": _("{target_role:The} ({target}) attacked the Hunter ({actor}) and is killed "
                 "by silver."),
     "alien-finds-none": _("The Alien ({actor}) finds no {kind} to abduct."),
@@ -222,18 +224,56 @@ def render(event: Event, night: Night, translate: Callable[[str], str] | None = 
     return as_translator(translate).format(MESSAGES[event.key], event_params(event, night))
 
 
+def _second_bolt(events: Sequence[Event], i: int, night: Night) -> bool:
+    """Whether ``events[i]`` is a Hunter's second bolt with the first's outcome on the
+    same player (the event just before it): a Mayor says "the second bolt too", not
+    the first's sentence again. The event stays in the night (R-33: two attacks)."""
+    if i == 0:
+        return False
+    e, before = events[i], events[i - 1]
+    return (e.target >= 0 and e.key == before.key and e.actor == before.actor
+            and e.target == before.target and e.step == before.step
+            and e.key in _BOLT_OUTCOMES
+            and night.cards[night.players[e.actor]].role is Role.HUNTER)
+
+
+#: What a bolt can do that a second bolt on the same player would only repeat.
+_BOLT_OUTCOMES: Final = frozenset({
+    "kill", "kill-guardian", "miss-devil", "immune-flash", "immune-doll", "no-effect",
+    "forfeit-withdrawn", "forfeit-removed"})
+
+
+def _second_bolt_message(e: Event, night: Night) -> Message:
+    players = night.players
+    return Message(MESSAGES["second-bolt"], {"actor": players[e.actor],
+                                             "target": players[e.target]})
+
+
+def messages(events: Sequence[Event], night: Night) -> list[Message]:
+    """What the Mayor says for each of a night's ``events`` (in order, one per event),
+    as messages any reader renders: :func:`event_message`, but a Hunter's second bolt
+    on the player of the first is said as such."""
+    return [_second_bolt_message(e, night) if _second_bolt(events, i, night)
+            else event_message(e, night) for i, e in enumerate(events)]
+
+
 def render_all(
     events: Sequence[Event], night: Night, translate: Callable[[str], str] | None = None
 ) -> list[str]:
-    """The sentences of many events of one night: :func:`render` for each, faster."""
+    """The sentences of a night's events, in order, one per event: :func:`render` for
+    each, faster; a Hunter's second bolt on the player of the first is said as such
+    (:func:`messages`). Every face tells a night through this or :func:`messages`."""
     t = as_translator(translate)
     players = night.players
     cards = night.cards
     roles = [cards[p].role for p in players]
     memo = _SENTENCES
     out = []
-    for e in events:
+    for i, e in enumerate(events):
         key = e.key
+        if key in _BOLT_OUTCOMES and _second_bolt(events, i, night):
+            out.append(t.render(_second_bolt_message(e, night)))
+            continue
         if key == "proposal-wrong-gender" or key == "why-wrong-gender":  # reads the gesture
             terms = [role_term(r) for r in roles]
             out.append(t.format(MESSAGES[key], _params(e, night, players, terms)))

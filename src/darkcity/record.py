@@ -37,7 +37,7 @@ from darkcity.decisions import (
 from darkcity.deck import Deck, DeckError, card_key, parse_card
 from darkcity.game import Game
 from darkcity.i18n import FieldError, Message, _, as_translator, msg
-from darkcity.narration import render
+from darkcity.narration import render_all
 from darkcity.night import Gesture, RoundError
 from darkcity.notation import read_round, result_document, write_round
 from darkcity.settings import NightRecord, Settings
@@ -479,11 +479,11 @@ def narration(rec: NightRecord, translate: Callable[[str], str] = str) -> list[s
     lines = [t.render(msg("Night {number} (active player: {player})", number=rec.number,
                           player=rec.active))]
     step = None
-    for e in result.events:
+    for e, text in zip(result.events, render_all(result.events, night, t), strict=True):
         if e.step != step:
             step = e.step
             lines.append(t.render(msg("[end]")) if step == "end" else f"[{step}]")
-        lines.append("  " + render(e, night, t))
+        lines.append("  " + text)
     if result.winners:
         lines.append(t.render(msg("Winners: {names}", names=", ".join(result.winner_names))))
     return lines

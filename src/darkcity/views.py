@@ -29,7 +29,7 @@ or unchosen cards, the seed or any random state.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from types import MappingProxyType
 from typing import Any, Final, TypeVar
@@ -43,7 +43,7 @@ from darkcity.decisions import (
 )
 from darkcity.game import Game
 from darkcity.i18n import DEFAULT_LANGUAGE, Translator, as_translator
-from darkcity.narration import render
+from darkcity.narration import render_all
 from darkcity.night import Card, Event, Gesture, Night
 from darkcity.settings import NightRecord
 
@@ -285,10 +285,12 @@ def _gesture_view(g: Gesture | None, role: Role, *, names: bool) -> GestureView:
     )
 
 
-def _event_view(e: Event, night: Night, t: Translator) -> EventView:
+def _event_views(events: Sequence[Event], night: Night, t: Translator
+                 ) -> tuple[EventView, ...]:
     players = night.players
-    return EventView(e.step, e.key, players[e.actor],
-                     players[e.target] if e.target >= 0 else None, render(e, night, t))
+    return tuple(EventView(e.step, e.key, players[e.actor],
+                           players[e.target] if e.target >= 0 else None, text)
+                 for e, text in zip(events, render_all(events, night, t), strict=True))
 
 
 def _night_view(rec: NightRecord, t: Translator | None) -> NightView:
@@ -306,7 +308,7 @@ def _night_view(rec: NightRecord, t: Translator | None) -> NightView:
         tuple((p, res.fates[i].value) for i, p in enumerate(players)),
         tuple((p, tuple(sorted(m.value for m in res.marks[i]))) for i, p in enumerate(players)),
         tuple((p, res.xp[i]) for i, p in enumerate(players)),
-        () if t is None else tuple(_event_view(e, night, t) for e in res.events),
+        () if t is None else _event_views(res.events, night, t),
         res.winner_names,
     )
 
@@ -574,7 +576,7 @@ def _tonight(game: Game, t: Translator, memo: bool
     if got is not None and got[0] is early:
         return got[1], got[2]
     night = early.night
-    narration = tuple(_event_view(e, night, t) for e in early.events)
+    narration = _event_views(early.events, night, t)
     fates = tuple((p, f.value) for p, f in zip(night.players, early.fates, strict=True))
     cache[t.lang] = (early, narration, fates)
     return narration, fates

@@ -156,19 +156,19 @@ def _error(e: RoundError) -> Message:
 
 
 def _narration(result: Any, translate: Translator) -> str:
-    from darkcity.narration import render
+    from darkcity.narration import render_all
 
     night = result.night
     lines = []
     step = None
-    for e in result.events:
+    for e, text in zip(result.events, render_all(result.events, night, translate), strict=True):
         if e.step != step:
             step = e.step
             if step == "end":
                 lines.append(translate.render(msg("[end]")))
             else:
                 lines.append(f"[{step}]")
-        lines.append("  " + render(e, night, translate))
+        lines.append("  " + text)
     if result.winners:
         lines.append(translate.render(msg("Winners: {names}",
                                           names=", ".join(result.winner_names))))

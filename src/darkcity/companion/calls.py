@@ -20,7 +20,7 @@ from darkcity.companion.reckoning import Reckoning
 from darkcity.companion.state import STEP_ROLE, Stage, TableNight
 from darkcity.deck import card_message
 from darkcity.i18n import msg
-from darkcity.narration import event_message
+from darkcity.narration import messages
 from darkcity.night import Card, Fate, resolve
 from darkcity.terms import role_term
 
@@ -365,8 +365,8 @@ class Calls(Reckoning):
             raise
         if step != "end":
             result = resolve(self._provisional(), through=step)
-            words = tuple(event_message(ev, result.night) for ev in result.events
-                          if ev.step == step)
+            words = tuple(messages([ev for ev in result.events if ev.step == step],
+                                   result.night))
             night.narration.append((step, words))
         self._after_call()
 
@@ -410,7 +410,7 @@ class Calls(Reckoning):
             return
         night = self.final_night()
         result = resolve(night)
-        end = tuple(event_message(ev, night) for ev in result.events if ev.step == "end")
+        end = tuple(messages([ev for ev in result.events if ev.step == "end"], night))
         self._night.narration.append(("end", end))
         self.journals = [dict(j) for j in result.journals]
         self.nights.append(TableNight(self._night.number, self.active, night, result))

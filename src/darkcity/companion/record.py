@@ -22,7 +22,7 @@ from darkcity.companion.state import TableNight, TableSetup
 from darkcity.companion.table import Companion
 from darkcity.deck import DeckError
 from darkcity.i18n import Message, as_translator, msg
-from darkcity.narration import render
+from darkcity.narration import render_all
 from darkcity.night import RoundError
 from darkcity.notation import adjudicate, result_document, write_round
 from darkcity.record import Divergence, RecordError
@@ -156,11 +156,11 @@ def narration(n: TableNight, translate: Callable[[str], str] = str) -> list[str]
     lines = [t.render(msg("Night {number} (active player: {player})", number=n.number,
                           player=n.active))]
     step = None
-    for e in n.result.events:
+    for e, text in zip(n.result.events, render_all(n.result.events, n.night, t), strict=True):
         if e.step != step:
             step = e.step
             lines.append(t.render(msg("[end]")) if step == "end" else f"[{step}]")
-        lines.append("  " + render(e, n.night, t))
+        lines.append("  " + text)
     if n.result.winners:
         lines.append(t.render(msg("Winners: {names}", names=", ".join(n.result.winner_names))))
     return lines

@@ -19,7 +19,7 @@ from darkcity.companion.table import Companion
 from darkcity.deck import card_key
 from darkcity.i18n import Translator
 from darkcity.journal import conditions_met, progress, total
-from darkcity.narration import event_message
+from darkcity.narration import messages
 from darkcity.night import Card
 
 __all__ = ["card_json", "night_result", "view"]
@@ -166,5 +166,5 @@ def night_result(last: TableNight, t: Translator) -> dict[str, Any]:
                         "marks": sorted(m.value for m in r.marks[i]),
                         "card": card_json(last.night.cards[p])}
                     for i, p in enumerate(last.night.players)},
-        "events": [t.render(event_message(e, last.night)) for e in r.events],
+        "events": [t.render(m) for m in messages(r.events, last.night)],
     }

@@ -11,7 +11,7 @@ from typing import Any, Final
 from darkcity.decisions import decision_to_dict
 from darkcity.game import Game, restore
 from darkcity.i18n import Message, Translator
-from darkcity.narration import render
+from darkcity.narration import render_all
 from darkcity.room.lobby import Lobby
 from darkcity.room.ports import Reader
 from darkcity.room.standing import standing
@@ -343,12 +343,12 @@ def _localize(v: View, game: Game, t: Translator) -> View:
         return v
     history = tuple(
         replace(nv, events=tuple(
-            replace(ev, text=render(e, rec.night, t))
-            for ev, e in zip(nv.events, rec.result.events, strict=True)))
+            replace(ev, text=text) for ev, text in zip(
+                nv.events, render_all(rec.result.events, rec.night, t), strict=True)))
         for nv in v.history for rec in (game.nights[nv.number - 1],))
     narration = v.narration
     if narration and game.early is not None:
         early = game.early
-        narration = tuple(replace(ev, text=render(e, early.night, t))
-                          for ev, e in zip(narration, early.events, strict=True))
+        narration = tuple(replace(ev, text=text) for ev, text in zip(
+            narration, render_all(early.events, early.night, t), strict=True))
     return replace(v, history=history, narration=narration)

@@ -50,7 +50,7 @@ from darkcity.decisions import (
 )
 from darkcity.game import Game
 from darkcity.i18n import Message, Translator, error_message, msg
-from darkcity.narration import render
+from darkcity.narration import render_all
 from darkcity.record import RecordError, replay, settings_from_record, write_record
 from darkcity.settings import bot_rng
 from darkcity.tui import screens
@@ -331,7 +331,7 @@ class Session:
         g, t = self.game, self.t
         v = self._public_view()
         rec = g.nights[-1]
-        texts = [render(e, rec.night, t) for e in rec.result.events]
+        texts = render_all(rec.result.events, rec.night, t)
         self.autosave()
         self._public(screens.night_screen(v.history[-1], v, t, texts))
         if g.over:
@@ -345,7 +345,7 @@ class Session:
         early = self.game.early
         if early is None:
             return None
-        return [render(e, early.night, self.t) for e in early.events]
+        return render_all(early.events, early.night, self.t)
 
     # -- one decision ----------------------------------------------------------
 
