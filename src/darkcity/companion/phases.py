@@ -10,7 +10,7 @@ far still holds with it (``reckoning.py``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from darkcity.cast import Role
 from darkcity.companion.calls import Calls
@@ -28,6 +28,8 @@ from darkcity.companion.entries import (
 from darkcity.companion.state import Stage, Tonight
 from darkcity.i18n import msg
 from darkcity.terms import role_term
+
+V = TypeVar("V")
 
 __all__ = ["Phases"]
 
@@ -117,17 +119,22 @@ class Phases(Calls):
                                           "imitate it", role=role_term(e.shows)), p)
         for t in e.targets:
             self._player(t, "targets")
-        before = self._night.gestures.get(p)
-        self._night.gestures[p] = e
+        self._tried(self._night.gestures, p, e)
+        # a correction after the withdrawals began is not possible (stage checked)
+
+    def _tried(self, entries: dict[str, V], p: str, value: V) -> None:
+        """``entries[p] = value``, kept only if the night still holds (``_check``); else
+        ``entries`` is as it was and the refusal goes on to the Mayor."""
+        before = entries.get(p)
+        entries[p] = value
         try:
             self._check(prefer={p})
         except EntryError:
             if before is None:
-                del self._night.gestures[p]
+                del entries[p]
             else:
-                self._night.gestures[p] = before
+                entries[p] = before
             raise
-        # a correction after the withdrawals began is not possible (stage checked)
 
     # -- Phase 3 -------------------------------------------------------------------
 
@@ -141,17 +148,8 @@ class Phases(Calls):
                                                "shows {role:the}", player=p,
                                                role=role_term(self._night.gestures[p].shows)),
                              p)
-        before = self._night.withdrawals.get(p)
         if w is False or w == ():
             self._night.withdrawals.pop(p, None)
             return
-        self._night.withdrawals[p] = w
-        try:
-            self._check(prefer={p})
-        except EntryError:
-            if before is None:
-                del self._night.withdrawals[p]
-            else:
-                self._night.withdrawals[p] = before
-            raise
+        self._tried(self._night.withdrawals, p, w)
 
