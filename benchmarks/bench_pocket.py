@@ -430,7 +430,8 @@ def main() -> None:
             if base_httpd is not None:
                 base_httpd.shutdown()
             slower.close()
-    rows_ = site.sizes()
+        # (read before the temporary site built above is removed)
+        rows_ = site.sizes()
     print("what a phone downloads once (bytes)                  raw      gzip")
     for path, raw, gz in rows_:
         print(f"  {path:46s} {raw:9d} {gz:9d}")
