@@ -36,7 +36,8 @@ printed: figures taken on a loaded machine say so.
 ``--baseline DIR`` measures another build (an earlier commit's ``darkcity app build``)
 in the same browser, its cached starts interleaved with this one's: on a loaded machine
 the ratio says more than either figure. A cached start is measured after the app's
-first start has kept its compiled Python (``worker.js``), as a phone's second day is.
+first start has kept its compiled Python and its second the engine's memory snapshot
+(``worker.js``), as a phone's third day is.
 """
 
 from __future__ import annotations
@@ -103,10 +104,11 @@ window.inWorker = () => new Promise((resolve) => {
 });
 </script>"""
 
-#: Whether the worker has kept its compiled Python (worker.js) in the browser's cache.
-KEPT = """() => caches.keys().then((ks) => Promise.all(ks.filter((k) => k.startsWith(
+#: Whether the worker has kept a file of its compiled Python (worker.js) in the browser's
+#: cache: ``stdlib.zip`` (the compile) or ``snapshot.bin`` (the engine's memory snapshot).
+KEPT = """(name) => caches.keys().then((ks) => Promise.all(ks.filter((k) => k.startsWith(
   'darkcity-compiled-')).map((k) => caches.open(k).then((c) => c.keys()).then((r) =>
-  r.some((x) => x.url.endsWith('stdlib.zip'))))))
+  r.some((x) => x.url.endsWith(name))))))
   .then((hits) => hits.some(Boolean))"""
 
 #: The field typeable on each page's set-up, and the page's name.
@@ -261,7 +263,8 @@ def load() -> str:
 def visit(context: Any, url: str, field: str, linger: float = 0) -> dict[str, Any]:
     """One visit in a new tab: the set-up typeable and the engine ready (ms from the
     navigation's start), where the engine's time went, and what the page fetched;
-    ``linger`` seconds more before the tab is closed (the worker keeps its compile)."""
+    ``linger`` seconds at most before the tab is closed, until the worker has kept what
+    this start makes (its compile after a first start, its snapshot after a second)."""
     page = context.new_page()
     try:
         page.goto(url)
@@ -270,9 +273,11 @@ def visit(context: Any, url: str, field: str, linger: float = 0) -> dict[str, An
         page.wait_for_selector("html[data-engine=ready]", state="attached", timeout=600_000)
         engine = page.evaluate("window.__darkcityEngine")
         controlled = page.evaluate("!!navigator.serviceWorker.controller")
-        if linger:  # (until the worker has kept its compile: this build's, not a baseline's)
+        making = ("snapshot.bin" if engine.get("snapshot") == "made"
+                  else None if engine.get("compiled") else "stdlib.zip")
+        if linger and making:  # (this build's, not a baseline's that makes no snapshot)
             end = time.monotonic() + linger
-            while time.monotonic() < end and not page.evaluate(KEPT):
+            while time.monotonic() < end and not page.evaluate(KEPT, making):
                 page.wait_for_timeout(500)
     finally:
         page.close()
@@ -284,6 +289,7 @@ def visit(context: Any, url: str, field: str, linger: float = 0) -> dict[str, An
             "  messages and the rest": engine["readyAt"] - (engine.get("startedAt") or 0)
             - engine["workerMs"],
             "  Python compiled earlier (1/0)": int(bool(engine.get("compiled"))),
+            "  memory snapshot put back (1/0)": int(engine.get("snapshot") == "restored"),
             "_controlled": controlled, "_files": engine.get("files") or []}
 
 
@@ -393,7 +399,7 @@ def main() -> None:
                     ctx = browser.new_context(viewport={"width": 375, "height": 667})
                     slower.rate(1)
                     for u in (url, base_url) if base_url else (url,):
-                        for _ in range(2):  # (installed; then its compile kept)
+                        for _ in range(3):  # (installed, its compile kept; its snapshot)
                             visit(ctx, u + "index.html", PAGES["index.html"][0], linger=90)
                     slower.rate(rate)
                     print(f"cached start, browser slowed {rate:.0f}x (ms from navigation)")

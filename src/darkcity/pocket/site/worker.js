@@ -30,55 +30,116 @@ const opened = new Map();  // code -> the version the engine holds
 const COMPILED = "darkcity-compiled-__COMPILED__";
 const COMPILED_AT = here("compiled/__COMPILED__/");
 
+// And once Python runs on that compile, the next start (the second on the phone) keeps
+// a picture of the engine's memory with darkcity imported (Pyodide's memory snapshot,
+// beside the compile, under the same build's name): every start after it puts that
+// memory back instead of starting Python and importing some 150 modules again. A picture
+// that does not start is dropped and never made again for this build ("no-snapshot").
+const SNAPSHOT_AT = `${COMPILED_AT}snapshot.bin`;
+const NO_SNAPSHOT_AT = `${COMPILED_AT}no-snapshot`;
+// what the picture holds imported: the companion's engine and the games against bots
+const PRELOADED = ["darkcity.pocket.worker", "darkcity.pocket.play"];
+
 async function compiledKept() {
   try {
     if (!(await caches.has(COMPILED))) return null;
-    const site = await (await caches.open(COMPILED)).match(`${COMPILED_AT}site.zip`);
+    const cache = await caches.open(COMPILED);
+    const site = await cache.match(`${COMPILED_AT}site.zip`);
     const std = site && await fetch(`${COMPILED_AT}stdlib.zip`, { method: "HEAD" });
-    if (site && std && std.ok) return { stdlib: `${COMPILED_AT}stdlib.zip`, site: await site.arrayBuffer() };
+    if (!(site && std && std.ok)) return null;
+    const snap = await cache.match(SNAPSHOT_AT);
+    const never = Boolean(await cache.match(NO_SNAPSHOT_AT));
+    return { stdlib: `${COMPILED_AT}stdlib.zip`, site: await site.arrayBuffer(),
+      snapshot: snap ? new Uint8Array(await snap.arrayBuffer()) : null, snapshotNever: never };
   } catch { /* no cache here (a plain-HTTP address): compiled each time */ }
   return null;
 }
 
-async function start(kept) {
-  const pyodide = await loadPyodide({ indexURL: here("./pyodide/"), lockFileContents: LOCK,
-    stdLibURL: kept ? kept.stdlib : undefined });
+// ``snapshot``: "restore" (kept.snapshot put back), "make" (taken once darkcity is
+// imported, handed back to be kept) or null (Python started the usual way).
+async function start(kept, snapshot) {
+  const options = { indexURL: here("./pyodide/"), lockFileContents: LOCK,
+    stdLibURL: kept ? kept.stdlib : undefined };
+  if (snapshot === "restore") options._loadSnapshot = kept.snapshot;
+  if (snapshot === "make") options._makeSnapshot = true;
+  const pyodide = await loadPyodide(options);
   const t1 = performance.now();
   progress("wheel", 0.7);
+  // (the files too after a snapshot: a module the picture did not import is read there)
   const wheel = await fetch(here(WHEEL));
   if (!wheel.ok) throw new Error(`${WHEEL}: ${wheel.status}`);
-  pyodide.unpackArchive(await wheel.arrayBuffer(), "wheel");
-  if (kept) pyodide.unpackArchive(kept.site, "zip", { extractDir: sitePackages(pyodide) });
+  // (into site-packages, where the compile looks for them: unpacked by default into the
+  // working directory, darkcity's own modules were compiled again at every start)
+  const packages = sitePackages(pyodide);
+  pyodide.unpackArchive(await wheel.arrayBuffer(), "wheel", { extractDir: packages });
+  if (kept) pyodide.unpackArchive(kept.site, "zip", { extractDir: packages });
   const t2 = performance.now();
   progress("import", 0.85);
+  let picture = null;
+  if (snapshot === "make") {
+    // (nothing of JavaScript held by Python yet: the picture is taken before any call)
+    pyodide.runPython(PRELOADED.map((m) => `import ${m}`).join("\n"));
+    picture = pyodide.makeMemorySnapshot();
+  }
   call = pyodide.pyimport("darkcity.pocket.worker").call;
-  return { pyodide, t1, t2 };
+  return { pyodide, t1, t2, picture };
 }
 
 const sitePackages = (pyodide) => pyodide.runPython("import sys; [p for p in sys.path if p.endswith('site-packages')][0]");
+
+// The picture kept beside the compile (it is of this build's compile: a later build's
+// compile has another name, and its own picture); or, ``never``, the word that this
+// build's picture does not start.
+async function keepSnapshot(picture, never = false) {
+  try {
+    if (!(await caches.has(COMPILED))) return;  // (the compile itself was dropped)
+    const c = await caches.open(COMPILED);
+    if (never) {
+      await c.delete(SNAPSHOT_AT);
+      await c.put(NO_SNAPSHOT_AT, new Response("1"));
+    } else {
+      await c.put(SNAPSHOT_AT, new Response(picture, { headers: { "Content-Type": "application/octet-stream" } }));
+    }
+  } catch (e) { console.warn("darkcity: the engine's snapshot was not kept:", e && e.message); }
+}
 
 const ready = (async () => {
   const t0 = performance.now();
   progress("runtime", 0.05);
   const kept = await compiledKept();
-  let got;
+  const wanted = !kept || kept.snapshotNever ? null : (kept.snapshot ? "restore" : "make");
+  let got = null;
+  let snapshot = wanted;
   try {
-    got = await start(kept);
+    got = await start(kept, wanted);
   } catch (e) {
     if (!kept) throw e;
-    await caches.delete(COMPILED);  // (a compile that does not start: never used again)
-    got = await start(null);
+    if (wanted) {
+      // (a picture that does not start, or cannot be taken: started from the compile,
+      // and never taken again for this build)
+      console.warn("darkcity: the engine's snapshot failed:", e && e.message);
+      await keepSnapshot(null, true);
+      snapshot = null;
+      try { got = await start(kept, null); } catch { got = null; }
+    }
+    if (!got) {
+      await caches.delete(COMPILED);  // (a compile that does not start: never used again)
+      snapshot = null;
+      got = await start(null, null);
+    }
   }
-  const { pyodide, t1, t2 } = got;
+  const { pyodide, t1, t2, picture } = got;
   pyodideRef = pyodide;
   const t3 = performance.now();
   progress("ready", 1);
   // where the time went: the runtime, the wheel fetched and unpacked, darkcity imported
   // (and each file's fetch: from the network, or the service worker's cache)
   const files = performance.getEntriesByType("resource").map((e) => ({ name: e.name.split("/").pop(), start: e.startTime, end: e.responseEnd }));
-  postMessage({ type: "ready", ms: t3 - t0, stages: { runtime: t1 - t0, wheel: t2 - t1, imports: t3 - t2 }, files, compiled: Boolean(kept) });
+  const told = snapshot === "restore" ? "restored" : (picture ? "made" : null);
+  postMessage({ type: "ready", ms: t3 - t0, stages: { runtime: t1 - t0, wheel: t2 - t1, imports: t3 - t2 }, files, compiled: Boolean(kept), snapshot: told });
   // not compiled yet: once the page has had its first answers, in the worker's turn
   if (!kept) setTimeout(() => { queue = queue.then(keepCompiled); }, 3000);
+  else if (picture) queue = queue.then(() => keepSnapshot(picture));
 })();
 
 async function keepCompiled() {

@@ -28,7 +28,7 @@ export function engineSaid(m, t) {
   }
   if (m.type === "ready") {
     // when the engine was ready, and how long the worker took (benchmarks/bench_pocket.py)
-    window.__darkcityEngine = { readyAt: performance.now(), startedAt: window.__darkcityEngineStart, workerMs: m.ms, stages: m.stages, files: m.files, compiled: m.compiled };
+    window.__darkcityEngine = { readyAt: performance.now(), startedAt: window.__darkcityEngineStart, workerMs: m.ms, stages: m.stages, files: m.files, compiled: m.compiled, snapshot: m.snapshot };
     document.documentElement.dataset.engine = "ready";
     return true;
   }
