@@ -178,6 +178,10 @@ def test_the_site_works_from_any_path_and_names_its_version(
     # relative addresses only: served from https://example.org/darkcity/ as from /
     shell = (out / "index.html").read_text()
     assert not re.findall(r'(?:src|href)="/', shell), shell
+    # each page's modules asked for at once, every one of them a file of the site
+    for page in ("index.html", "play.html", "replay.html"):
+        preloads = re.findall(r'rel="modulepreload" href="([^"]+)"', (out / page).read_text())
+        assert len(preloads) > 10 and all((out / p).is_file() for p in preloads), page
     manifest = json.loads((out / "manifest.webmanifest").read_text())
     assert manifest["start_url"] == "./" and manifest["icons"]
     assert json.loads((out / "meta/pt_BR.json").read_text())["lang"] == "pt_BR"
@@ -189,6 +193,25 @@ def test_the_site_works_from_any_path_and_names_its_version(
     assert other.version != site.version
     assert json.loads((tmp_path / "sub/manifest.webmanifest").read_text())["scope"] == \
         "/darkcity/"
+
+
+def test_each_page_preloads_every_module_its_scripts_import_and_no_other() -> None:
+    """The browser asks for a page's modules all at once (``<link rel=modulepreload>``)
+    instead of one level of imports after another: those imported where they are
+    written, followed through their imports; not one imported only when needed, nor
+    the page's own scripts."""
+    files = {
+        "main.js": b'import { a } from "./lib/a.js";\nimport "./side.js";\n',
+        "lib/a.js": b'export { b } from "./b.js";\nconst later = () => import("../late.js");\n',
+        "lib/b.js": b'import { a } from "./a.js";\nexport const b = 1;\n',
+        "side.js": b"export const side = 1;\n",
+        "late.js": b"export const late = 1;\n",
+    }
+    html = build.preloaded("<html><head><title>t</title></head><body></body></html>",
+                           ["main.js"], files)
+    hrefs = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
+    assert hrefs == ["lib/a.js", "side.js", "lib/b.js"]
+    assert html.index("modulepreload") < html.index("</head>")
 
 
 def test_a_folder_that_is_not_a_build_is_never_emptied(

@@ -65,14 +65,15 @@ async function start(kept, snapshot) {
   const pyodide = await loadPyodide(options);
   const t1 = performance.now();
   progress("wheel", 0.7);
-  // (the files too after a snapshot: a module the picture did not import is read there)
+  // (the wheel's files after a snapshot too: the package's data is read from them; its
+  // compiled modules not, every one of them being in the picture already)
   const wheel = await fetch(here(WHEEL));
   if (!wheel.ok) throw new Error(`${WHEEL}: ${wheel.status}`);
   // (into site-packages, where the compile looks for them: unpacked by default into the
   // working directory, darkcity's own modules were compiled again at every start)
   const packages = sitePackages(pyodide);
   pyodide.unpackArchive(await wheel.arrayBuffer(), "wheel", { extractDir: packages });
-  if (kept) pyodide.unpackArchive(kept.site, "zip", { extractDir: packages });
+  if (kept && snapshot !== "restore") pyodide.unpackArchive(kept.site, "zip", { extractDir: packages });
   const t2 = performance.now();
   progress("import", 0.85);
   let picture = null;
