@@ -23,6 +23,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import sys
 import tempfile
 import threading
@@ -57,9 +58,10 @@ def decision_times(kind, others, games, seed, players):
     return times
 """
 
-PAGE = """async ([wheel, code]) => {
+PAGE = """async ([wheel, code, lock]) => {
   const { loadPyodide } = await import(new URL('/pyodide/pyodide.mjs', location.href).href);
-  const py = await loadPyodide({ indexURL: new URL('/pyodide/', location.href).href });
+  const py = await loadPyodide({ indexURL: new URL('/pyodide/', location.href).href,
+                                 lockFileContents: lock });
   const r = await fetch(new URL('/' + wheel, location.href));
   py.unpackArchive(await r.arrayBuffer(), 'wheel');
   return py.runPython(code);
@@ -101,6 +103,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = args.site or build_site(Path(tmp) / "site").out
         wheel = next((root / "wheels").glob("darkcity-*.whl")).relative_to(root).as_posix()
+        # (the site ships no package lock, none being loaded: its worker gives one, as here)
+        lock = re.search(r"^const LOCK = (.*);$", (root / "worker.js").read_text(
+            encoding="utf-8"), re.M)
+        if lock is None:
+            raise SystemExit(f"{root / 'worker.js'} holds no package lock (const LOCK)")
         httpd = http.server.ThreadingHTTPServer(
             ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
@@ -110,7 +117,8 @@ def main() -> None:
                 page = browser.new_page()
                 page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/meta/play.json")
                 page.set_default_timeout(600_000)
-                in_browser = json.loads(page.evaluate(PAGE, [wheel, TIMES + "\n" + call]))
+                in_browser = json.loads(page.evaluate(
+                    PAGE, [wheel, TIMES + "\n" + call, lock.group(1)]))
                 version = browser.version
                 browser.close()
         finally:
