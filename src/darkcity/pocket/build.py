@@ -55,6 +55,7 @@ import tarfile
 import tempfile
 import tokenize
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -477,22 +478,36 @@ def _source(path: str) -> Path:
     return HERE / "site" / path
 
 
+def _followed(entries: list[str], text_of: Callable[[str], str],
+              imports: re.Pattern[str]) -> list[str]:
+    """The modules ``entries`` import (``imports``, relative addresses), followed through
+    their own imports, breadth first: the nearest first, each once, the entries not."""
+    seen, order, todo = set(entries), [], list(entries)
+    while todo:
+        path = todo.pop(0)
+        here = posixpath.dirname(path)
+        for m in imports.findall(text_of(path)):
+            dep = posixpath.normpath(posixpath.join(here, m))
+            if dep not in seen:
+                seen.add(dep)
+                order.append(dep)
+                todo.append(dep)
+    return order
+
+
 def page_files() -> dict[str, bytes]:
     """The pages' modules: the shell's app.js (the companion's page, ``static/table/``)
     and play.js (the online table's page, ``static/js/``), everything they import
-    (followed through the imports), and the styles."""
+    (followed through the imports, those made when needed too), and the styles."""
     found: dict[str, bytes] = {}
-    todo = ["app.js", "static/table/main.js", "play.js", "replay.js"]
-    while todo:
-        path = posixpath.normpath(todo.pop())
-        if path in found:
-            continue
+
+    def text_of(path: str) -> str:
         if path.startswith("../") or path.startswith("/"):
             raise BuildError(f"a page imports {path}, outside the site")
-        text = _source(path).read_text(encoding="utf-8")
-        found[path] = text.encode()
-        here = posixpath.dirname(path)
-        todo.extend(posixpath.join(here, m) for m in _IMPORT.findall(text))
+        found[path] = _source(path).read_bytes()
+        return found[path].decode("utf-8")
+
+    _followed(["app.js", "static/table/main.js", "play.js", "replay.js"], text_of, _IMPORT)
     for css in ("static/table/table.css", "static/style.css"):
         found[css] = _source(css).read_bytes()
     return found
@@ -509,16 +524,7 @@ def preloaded(html: str, entries: list[str], files: dict[str, bytes]) -> str:
     (``entries``) import, followed through their imports: the browser asks for them all
     at once instead of one level of imports after another (on a slow phone, each level a
     trip through the service worker), and the engine's worker starts sooner."""
-    seen, order, todo = set(entries), [], list(entries)
-    while todo:
-        path = todo.pop(0)
-        here = posixpath.dirname(path)
-        for m in _STATIC_IMPORT.findall(files[path].decode("utf-8")):
-            dep = posixpath.normpath(posixpath.join(here, m))
-            if dep not in seen:
-                seen.add(dep)
-                order.append(dep)
-                todo.append(dep)
+    order = _followed(entries, lambda p: files[p].decode("utf-8"), _STATIC_IMPORT)
     links = "".join(f'<link rel="modulepreload" href="{p}">\n' for p in order)
     return html.replace("</head>", links + "</head>", 1)
 
